@@ -1,0 +1,628 @@
+//! [`ReshapeExt`]: thin methods that glue spec -> layout -> view or copy.
+
+use ndarray::{
+    Array, ArrayBase, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Data, DataMut, Dimension,
+    IxDyn, OwnedArcRepr, OwnedRepr, RawArrayView, RawArrayViewMut, RawData, ShapeBuilder, ViewRepr,
+};
+
+use crate::error::{ErrorContext, ReshapeError, Rule};
+use crate::layout::{resolve_order, view_strides, Order};
+use crate::spec::{IntoSpec, ShapeSpec, SpecValues};
+use crate::{IntoLike, Mx, Np, Paddle};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What a reshape will do: the target shape, the resolved reading order (`C` or `F`), and the
+/// view strides if no copy is needed.
+pub(crate) struct Plan {
+    pub shape: Vec<usize>,
+    pub order: Order,
+    pub strides: Option<Vec<isize>>,
+}
+
+pub(crate) fn plan<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    shape: &[usize],
+    strides: &[isize],
+) -> Result<Plan, ReshapeError> {
+    let new = spec.infer_shape(shape)?;
+    let order = resolve_order(shape, strides, spec.order());
+    let view = view_strides(shape, strides, &new, order);
+    Ok(Plan {
+        shape: new,
+        order,
+        strides: view,
+    })
+}
+
+/// The layout of a view, or [`ReshapeError::NeedsCopy`]: for the strict modes.
+fn strict_plan<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    shape: &[usize],
+    strides: &[isize],
+) -> Result<(Vec<usize>, Vec<isize>), ReshapeError> {
+    let p = plan(spec, shape, strides)?;
+    match p.strides {
+        Some(s) => Ok((p.shape, s)),
+        None => Err(reject(
+            spec,
+            shape,
+            &format!(
+                "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
+                p.shape, p.order
+            ),
+        )),
+    }
+}
+
+/// The low-address pointer and non-negative strides of a signed layout, plus the axes to
+/// invert afterwards. Length-0 or length-1 axes never move the pointer.
+fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, Vec<usize>, Vec<usize>) {
+    let mut low = 0isize;
+    let mut abs = Vec::with_capacity(strides.len());
+    let mut invert = Vec::new();
+    for (i, (&d, &s)) in shape.iter().zip(strides).enumerate() {
+        if s < 0 && d > 1 {
+            low += s * (d as isize - 1);
+            invert.push(i);
+        }
+        abs.push(s.unsigned_abs());
+    }
+    (low, abs, invert)
+}
+
+/// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`).
+///
+/// # Safety
+///
+/// `ptr` must be the non-null, aligned data pointer of a live array, and every index within
+/// `shape` must address, through `strides`, an element of it that is readable for `'a` (as when
+/// the layout is a solver reshape of that array), or the shape must be empty.
+pub(crate) unsafe fn view_from_parts<'a, A>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+) -> ArrayView<'a, A, IxDyn> {
+    if shape.contains(&0) {
+        // SAFETY: with ndarray's default strides (all zero for an empty shape) no element is
+        // addressed and the pointer is never offset; `ptr` is non-null and aligned.
+        return unsafe { RawArrayView::from_shape_ptr(IxDyn(shape), ptr).deref_into_view() };
+    }
+    let (low, abs, invert) = unsigned_layout(shape, strides);
+    // SAFETY: every element of the layout lies in the live array; `low` (<= 0) is the offset
+    // of the lowest of them, so `base` and every offset from it by the non-negative strides
+    // stay inside it. Inverting the axes brings the logical first element back to `ptr`.
+    let raw = unsafe {
+        let base = ptr.offset(low);
+        let mut raw = RawArrayView::from_shape_ptr(IxDyn(shape).strides(IxDyn(&abs)), base);
+        for &i in &invert {
+            raw.invert_axis(Axis(i));
+        }
+        raw
+    };
+    // SAFETY: the elements are readable for `'a` (caller's contract).
+    unsafe { raw.deref_into_view() }
+}
+
+/// A mutable view with signed strides at `ptr`.
+///
+/// # Safety
+///
+/// As [`view_from_parts`], and the elements must be writable and not otherwise accessed for
+/// `'a`, each addressed by one index only.
+pub(crate) unsafe fn view_mut_from_parts<'a, A>(
+    ptr: *mut A,
+    shape: &[usize],
+    strides: &[isize],
+) -> ArrayViewMut<'a, A, IxDyn> {
+    if shape.contains(&0) {
+        // SAFETY: as in `view_from_parts`: default (zero) strides on an empty shape.
+        return unsafe { RawArrayViewMut::from_shape_ptr(IxDyn(shape), ptr).deref_into_view_mut() };
+    }
+    let (low, abs, invert) = unsigned_layout(shape, strides);
+    // SAFETY: as in `view_from_parts`; uniqueness of the elements is the caller's contract.
+    let raw = unsafe {
+        let base = ptr.offset(low);
+        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(IxDyn(&abs)), base);
+        for &i in &invert {
+            raw.invert_axis(Axis(i));
+        }
+        raw
+    };
+    // SAFETY: writable and unaliased for `'a` (caller's contract).
+    unsafe { raw.deref_into_view_mut() }
+}
+
+/// Reshapes in the MXNet, `reshape_like`, Paddle and NumPy dialects, for every `ndarray` array:
+/// owned [`Array`], [`ArrayView`], [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and
+/// [`CowArray`].
+///
+/// Every method computes the target shape with the spec (see [`ShapeSpec`]), then asks
+/// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a view
+/// (exactly when NumPy would give one). The modes:
+///
+/// | method | view possible | copy needed |
+/// |---|---|---|
+/// | [`reshape_with`](Self::reshape_with) and the headline methods | view (`CowArray::is_view`) | owned copy |
+/// | [`reshape_view`](Self::reshape_view), [`reshape_view_mut`](Self::reshape_view_mut) | view | [`ReshapeError::NeedsCopy`] |
+/// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] |
+/// | [`reshape_owned`](Self::reshape_owned) | fresh copy | fresh copy |
+///
+/// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
+/// large. The trait is sealed.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::Array;
+/// use ndarray_reshape::ReshapeExt;
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+/// let y = x.reshape_mx(&[-4, 1, 2, -2])?;
+/// assert_eq!(y.shape(), &[1, 2, 3, 4]);
+/// assert!(y.is_view());
+/// # Ok(())
+/// # }
+/// ```
+pub trait ReshapeExt<A, S, D>: sealed::Sealed
+where
+    S: RawData<Elem = A>,
+    D: Dimension,
+{
+    /// Reshape with any spec: a view when the strides permit, otherwise an owned copy
+    /// contiguous in the reading order.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors (see its type).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Np, Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..12).into_shape_with_order((3, 4)).unwrap();
+    /// assert!(x.reshape_with(Np::new(&[4, 3], Order::C))?.is_view());
+    /// let t = x.t(); // F-contiguous
+    /// let y = t.reshape_with(Np::new(&[-1], Order::C))?;
+    /// assert!(!y.is_view());
+    /// assert_eq!(y.as_slice().unwrap()[..4], [0, 4, 8, 1]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data;
+
+    /// MXNet `Reshape`: a list with 0, -1, -2, -3, -4, or an [`Mx`] (for `reverse`).
+    ///
+    /// # Errors
+    ///
+    /// See [`Mx`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Mx, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::<f32, _>::zeros((2, 3, 4));
+    /// assert_eq!(x.reshape_mx([-3, -2])?.shape(), &[6, 4]);
+    /// assert_eq!(x.reshape_mx(Mx::new(&[-1, 0]).reverse(true))?.shape(), &[6, 4]);
+    /// assert!(x.reshape_mx(&[-1, -1]).is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_mx<T: IntoSpec<Mx>>(&self, spec: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(spec.into_spec())
+    }
+
+    /// MXNet `reshape_like`: the shape of another array (any element type), or a [`Like`](crate::Like)
+    /// with ranges.
+    ///
+    /// # Errors
+    ///
+    /// See [`Like`](crate::Like).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array};
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..6);
+    /// let rhs = Array::<u8, _>::zeros((3, 2));
+    /// assert_eq!(x.reshape_like(&rhs)?, array![[0, 1], [2, 3], [4, 5]].into_dyn());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_like<T: IntoLike>(&self, rhs: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(rhs.into_like())
+    }
+
+    /// Paddle `reshape`: a list, a 1-D `i32`/`i64` shape tensor, or a [`Paddle`].
+    ///
+    /// # Errors
+    ///
+    /// See [`Paddle`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array};
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::<f32, _>::zeros((2, 4, 6));
+    /// assert_eq!(x.reshape_paddle(&[-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
+    /// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_paddle<T: IntoSpec<Paddle>>(
+        &self,
+        spec: T,
+    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(spec.into_spec())
+    }
+
+    /// NumPy `reshape(newshape, order)`.
+    ///
+    /// # Errors
+    ///
+    /// See [`Np`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array};
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let a = Array::from_iter(0..6).into_shape_with_order((3, 2)).unwrap();
+    /// let t = a.t();
+    /// let y = t.reshape_np(&[-1], Order::A)?; // F-contiguous input read in F order
+    /// assert!(y.is_view());
+    /// assert_eq!(y, array![0, 1, 2, 3, 4, 5].into_dyn());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_np<T: SpecValues>(
+        &self,
+        spec: T,
+        order: Order,
+    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(Np::new(spec, order))
+    }
+
+    /// A view or nothing: never copies.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::NeedsCopy`] when the strides do not permit a view.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ReshapeError> {
+    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let v = x.reshape_view(Mx::new(&[6, 4]))?;
+    /// assert_eq!(v.as_ptr(), x.as_ptr());
+    /// let err = x.t().reshape_view(Np::new(&[24], Order::C)).unwrap_err();
+    /// assert!(matches!(err, ReshapeError::NeedsCopy(_)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
+    where
+        S: Data;
+
+    /// A mutable view or nothing: never copies; writes go to the original data.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::NeedsCopy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Paddle, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let mut m = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// m.reshape_view_mut(Paddle::new(&[4, 6]))?[[3, 5]] = -1;
+    /// assert_eq!(m[[1, 2, 3]], -1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_view_mut<P: ShapeSpec>(
+        &mut self,
+        spec: P,
+    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
+    where
+        S: DataMut;
+
+    /// Consume the array and return the same storage with the new shape: a view keeps the
+    /// lifetime of its data, an owned array keeps its buffer. Never copies elements to a new
+    /// buffer.
+    ///
+    /// An owned array whose data no longer starts at the beginning of its buffer (after
+    /// `slice_move`) has its elements moved to the front of that same buffer first. An
+    /// [`ArcArray`](ndarray::ArcArray) must hold the only reference to its buffer.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::NeedsCopy`] (strides, or a shared `ArcArray`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Mx, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let ptr = x.as_ptr();
+    /// let y = x.into_reshape(Mx::new(&[-3, -2]))?;
+    /// assert_eq!((y.shape(), y.as_ptr()), (&[6, 4][..], ptr));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
+    where
+        S: IntoReshapeData,
+        Self: Sized;
+
+    /// Always a fresh array, contiguous in the reading order (C, or F for [`Order::F`]).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Np, Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let c = x.reshape_owned(Np::new(&[4, 6], Order::F))?;
+    /// assert!(c.t().is_standard_layout());
+    /// assert_ne!(c.as_ptr(), x.as_ptr());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data;
+}
+
+impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
+where
+    S: RawData<Elem = A>,
+    D: Dimension,
+{
+}
+
+impl<A, S, D> ReshapeExt<A, S, D> for ArrayBase<S, D>
+where
+    S: RawData<Elem = A>,
+    D: Dimension,
+{
+    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        let plan = plan(&spec, self.shape(), self.strides())?;
+        match plan.strides {
+            // SAFETY: the strides come from the solver for this array's layout: the view
+            // addresses exactly this array's elements, borrowed for the returned lifetime.
+            Some(st) => Ok(CowArray::from(unsafe {
+                view_from_parts(self.as_ptr(), &plan.shape, &st)
+            })),
+            None => Ok(CowArray::from(crate::copy::copy_to(
+                self.view().into_dyn(),
+                &plan.shape,
+                plan.order,
+            ))),
+        }
+    }
+
+    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
+    where
+        S: Data,
+    {
+        let (shape, strides) = strict_plan(&spec, self.shape(), self.strides())?;
+        // SAFETY: solver strides for this layout, borrowed for the returned lifetime.
+        Ok(unsafe { view_from_parts(self.as_ptr(), &shape, &strides) })
+    }
+
+    fn reshape_view_mut<P: ShapeSpec>(
+        &mut self,
+        spec: P,
+    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
+    where
+        S: DataMut,
+    {
+        let mut v = self.view_mut(); // makes shared (Arc) data unique first
+        let (shape, strides) = strict_plan(&spec, v.shape(), v.strides())?;
+        let ptr = v.as_mut_ptr();
+        // SAFETY: solver strides for the layout of `v`, a unique mutable view borrowed from
+        // `self` for the returned lifetime; the reshape is a bijection onto its elements, so
+        // each element is still addressed by one index only.
+        Ok(unsafe { view_mut_from_parts(ptr, &shape, &strides) })
+    }
+
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
+    where
+        S: IntoReshapeData,
+        Self: Sized,
+    {
+        S::into_reshape(self, &spec)
+    }
+
+    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        let plan = plan(&spec, self.shape(), self.strides())?;
+        Ok(crate::copy::copy_to(
+            self.view().into_dyn(),
+            &plan.shape,
+            plan.order,
+        ))
+    }
+}
+
+mod sealed_data {
+    pub trait Sealed {}
+}
+
+/// The storage kinds [`ReshapeExt::into_reshape`] works on: owned arrays, views, mutable views,
+/// `ArcArray` and `CowArray` (these two of `Clone` elements). Sealed.
+///
+/// ```
+/// use ndarray::{ArcArray, Array};
+/// use ndarray_reshape::{Np, Order, ReshapeExt};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let a: ArcArray<i32, _> = Array::from_iter(0..6).into_shared();
+/// let b = a.into_reshape(Np::new(&[2, 3], Order::C))?;
+/// assert_eq!(b.shape(), &[2, 3]);
+/// # Ok(())
+/// # }
+/// ```
+pub trait IntoReshapeData: RawData + sealed_data::Sealed {
+    #[doc(hidden)]
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<ArrayBase<Self, IxDyn>, ReshapeError>
+    where
+        Self: Sized;
+}
+
+impl<A> sealed_data::Sealed for ViewRepr<&A> {}
+impl<'a, A> IntoReshapeData for ViewRepr<&'a A> {
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayView<'a, A, D>,
+        spec: &P,
+    ) -> Result<ArrayView<'a, A, IxDyn>, ReshapeError> {
+        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
+        // SAFETY: solver strides for the layout of `a`, whose elements are borrowed for `'a`.
+        Ok(unsafe { view_from_parts(a.as_ptr(), &shape, &strides) })
+    }
+}
+
+impl<A> sealed_data::Sealed for ViewRepr<&mut A> {}
+impl<'a, A> IntoReshapeData for ViewRepr<&'a mut A> {
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        mut a: ArrayViewMut<'a, A, D>,
+        spec: &P,
+    ) -> Result<ArrayViewMut<'a, A, IxDyn>, ReshapeError> {
+        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
+        let ptr = a.as_mut_ptr();
+        drop(a);
+        // SAFETY: solver strides for the layout of `a`, a unique view of its elements for `'a`,
+        // consumed here: the new view is the only one.
+        Ok(unsafe { view_mut_from_parts(ptr, &shape, &strides) })
+    }
+}
+
+impl<A> sealed_data::Sealed for OwnedRepr<A> {}
+impl<A> IntoReshapeData for OwnedRepr<A> {
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        a: Array<A, D>,
+        spec: &P,
+    ) -> Result<Array<A, IxDyn>, ReshapeError> {
+        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
+        Ok(crate::copy::owned_with_layout(a, &shape, &strides))
+    }
+}
+
+impl<A> sealed_data::Sealed for OwnedArcRepr<A> {}
+impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<OwnedArcRepr<A>, D>,
+        spec: &P,
+    ) -> Result<ArrayBase<OwnedArcRepr<A>, IxDyn>, ReshapeError> {
+        // Validate first, so a shared buffer is reported only for a reshape that is otherwise fine.
+        strict_plan(spec, a.shape(), a.strides())?;
+        if !a.is_unique() {
+            let shape = a.shape().to_vec();
+            return Err(reject(
+                spec,
+                &shape,
+                "the ArcArray's buffer is shared; into_reshape would have to copy it",
+            ));
+        }
+        // Unique: `into_owned` unwraps the Arc without cloning the elements.
+        OwnedRepr::into_reshape(a.into_owned(), spec).map(Array::into_shared)
+    }
+}
+
+impl<A> sealed_data::Sealed for CowRepr<'_, A> {}
+impl<'a, A: Clone> IntoReshapeData for CowRepr<'a, A> {
+    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+        a: CowArray<'a, A, D>,
+        spec: &P,
+    ) -> Result<CowArray<'a, A, IxDyn>, ReshapeError> {
+        if a.is_view() {
+            let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
+            // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the solver
+            // strides address exactly those elements.
+            Ok(CowArray::from(unsafe {
+                view_from_parts(a.as_ptr(), &shape, &strides)
+            }))
+        } else {
+            // The owned variant: `into_owned` moves the array out without copying.
+            OwnedRepr::into_reshape(a.into_owned(), spec).map(CowArray::from)
+        }
+    }
+}
+
+fn reject<P: ShapeSpec + ?Sized>(spec: &P, input: &[usize], why: &str) -> ReshapeError {
+    let (dialect, written) = spec.describe();
+    ReshapeError::from_rule(
+        Rule::NeedsCopy,
+        ErrorContext {
+            dialect,
+            input: input.to_vec(),
+            spec: written,
+            position: None,
+            detail: why.to_string(),
+        },
+    )
+}

@@ -1,0 +1,536 @@
+//! Shape specs: the [`ShapeSpec`] trait, the conversions that bring spec values in, and the
+//! shared arithmetic (checked products, `-1` inference).
+//!
+//! Every dialect is a way to compute a target shape from an input shape. Nothing here touches
+//! array data.
+
+use std::fmt;
+
+use ndarray::{ArrayBase, Data, Dimension};
+
+use crate::error::{ErrorContext, Fail, ReshapeError, Rule};
+use crate::layout::Order;
+
+pub(crate) mod like;
+pub(crate) mod mx;
+pub(crate) mod np;
+pub(crate) mod paddle;
+
+/// The largest element count (and the largest product of non-zero dims) an `ndarray` shape may
+/// have: `isize::MAX`.
+pub(crate) const LIMIT: u128 = isize::MAX as u128;
+
+mod sealed {
+    pub trait Sealed {}
+}
+pub(crate) use sealed::Sealed;
+
+/// A reshape spec of some dialect: computes the target shape from an input shape, without data.
+///
+/// Implemented by [`Mx`](crate::Mx), [`MxTarget`](crate::MxTarget), [`Like`](crate::Like),
+/// [`Paddle`](crate::Paddle) and [`Np`](crate::Np), and by references to them. Graph compilers
+/// and model converters can call [`infer_shape`](Self::infer_shape) on shapes alone. The trait
+/// is sealed so that methods can be added without breaking users.
+///
+/// ```
+/// use ndarray_reshape::{Mx, Np, Order, ShapeSpec};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// assert_eq!(Mx::new(&[-3, -2]).infer_shape(&[2, 3, 4])?, vec![6, 4]);
+/// assert_eq!(Np::new(&[3, -1], Order::F).infer_shape(&[6])?, vec![3, 2]);
+/// # Ok(())
+/// # }
+/// ```
+pub trait ShapeSpec: Sealed {
+    /// The target shape for an input of shape `input`.
+    ///
+    /// # Errors
+    ///
+    /// The [`ReshapeError`] variant of the first rule the spec breaks for this input, in the
+    /// dialect's order (see each spec type).
+    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError>;
+
+    /// The requested reading order. [`Order::C`] for every dialect but NumPy's.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, Np, Order, ShapeSpec};
+    /// assert_eq!(Mx::new(&[-1]).order(), Order::C);
+    /// assert_eq!(Np::new(&[-1], Order::A).order(), Order::A);
+    /// ```
+    fn order(&self) -> Order {
+        Order::C
+    }
+
+    /// The dialect and the spec as written, for error messages.
+    #[doc(hidden)]
+    fn describe(&self) -> (crate::Dialect, String);
+}
+
+impl<T: ShapeSpec + ?Sized> Sealed for &T {}
+impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
+    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+        (**self).infer_shape(input)
+    }
+    fn order(&self) -> Order {
+        (**self).order()
+    }
+    fn describe(&self) -> (crate::Dialect, String) {
+        (**self).describe()
+    }
+}
+
+/// An integer type spec values can be given in (`i8` to `i64`, `isize`, `u8` to `u64`, `usize`,
+/// and Paddle's [`ShapeItem`]). Values are converted with `TryFrom`: a value that does not fit
+/// in `i64` becomes [`ReshapeError::ValueDoesNotFit`] when the spec is used, never a wrap.
+///
+/// ```
+/// use ndarray_reshape::{Mx, ReshapeError, ShapeSpec};
+///
+/// let err = Mx::new(&[u64::MAX]).infer_shape(&[4]).unwrap_err();
+/// assert!(matches!(err, ReshapeError::ValueDoesNotFit(_)));
+/// ```
+pub trait SpecInt: Sealed {
+    #[doc(hidden)]
+    fn to_spec(&self) -> Result<i64, EntryError>;
+    #[doc(hidden)]
+    fn written(&self) -> String;
+}
+
+/// Why a spec entry could not be converted (opaque; it surfaces as a [`ReshapeError`]).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryError {
+    rule: Rule,
+    detail: String,
+}
+
+macro_rules! spec_int {
+    ($($t:ty),*) => {$(
+        impl Sealed for $t {}
+        impl SpecInt for $t {
+            #[inline]
+            fn to_spec(&self) -> Result<i64, EntryError> {
+                i64::try_from(*self).map_err(|_| EntryError {
+                    rule: Rule::ValueDoesNotFit,
+                    detail: format!("value {} does not fit in i64", self),
+                })
+            }
+            fn written(&self) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+spec_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// One entry of a Paddle shape list that mixes integers with 0-d or one-element integer arrays
+/// (Paddle accepts `[2, paddle.to_tensor(3), -1]`).
+///
+/// ```
+/// use ndarray::{arr0, array};
+/// use ndarray_reshape::{Paddle, ShapeItem, ShapeSpec};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let three = arr0(3i64);
+/// let minus_one = array![-1i32];
+/// let spec = Paddle::new([ShapeItem::from(2), ShapeItem::from(&three), ShapeItem::from(&minus_one)]);
+/// assert_eq!(spec.infer_shape(&[6, 4])?, vec![2, 3, 4]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeItem(Result<i64, EntryError>, String);
+
+impl Sealed for ShapeItem {}
+impl SpecInt for ShapeItem {
+    fn to_spec(&self) -> Result<i64, EntryError> {
+        self.0.clone()
+    }
+    fn written(&self) -> String {
+        self.1.clone()
+    }
+}
+
+macro_rules! shape_item_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for ShapeItem {
+            fn from(v: $t) -> Self {
+                ShapeItem(v.to_spec(), v.written())
+            }
+        }
+    )*};
+}
+shape_item_from_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl<S, D> From<&ArrayBase<S, D>> for ShapeItem
+where
+    S: Data,
+    S::Elem: SpecInt,
+    D: Dimension,
+{
+    fn from(a: &ArrayBase<S, D>) -> Self {
+        let written = format!(
+            "tensor({:?})",
+            a.iter().map(|v| v.written()).collect::<Vec<_>>()
+        )
+        .replace('"', "");
+        if a.len() != 1 {
+            let detail = format!(
+                "a shape entry must be a 0-d or one-element integer array, got shape {:?}",
+                a.shape()
+            );
+            let e = EntryError {
+                rule: Rule::BadShapeTensor,
+                detail,
+            };
+            return ShapeItem(Err(e), written);
+        }
+        let v = a.iter().next().map_or(Ok(0), |v| v.to_spec());
+        ShapeItem(v, written)
+    }
+}
+
+/// The spec values of any dialect, converted to `i64` (or the first entry that could not be).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecList {
+    vals: Vec<i64>,
+    bad: Option<Box<BadEntry>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BadEntry {
+    position: usize,
+    rule: Rule,
+    detail: String,
+    written: String,
+}
+
+impl SpecList {
+    fn from_iter<'a, T: SpecInt + 'a>(it: impl IntoIterator<Item = &'a T>) -> Self {
+        let it = it.into_iter();
+        let mut vals = Vec::with_capacity(it.size_hint().0);
+        let mut bad = None;
+        let mut all: Vec<&T> = Vec::new();
+        for (i, v) in it.enumerate() {
+            all.push(v);
+            match v.to_spec() {
+                Ok(x) => vals.push(x),
+                Err(e) => {
+                    vals.push(0);
+                    if bad.is_none() {
+                        bad = Some((i, e.rule, e.detail));
+                    }
+                }
+            }
+        }
+        let bad = bad.map(|(position, rule, detail)| {
+            let written = format!(
+                "[{}]",
+                all.iter()
+                    .map(|v| v.written())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            Box::new(BadEntry {
+                position,
+                rule,
+                detail,
+                written,
+            })
+        });
+        SpecList { vals, bad }
+    }
+
+    /// The values, or the failure of the first entry that could not be converted.
+    pub(crate) fn values(&self) -> Result<&[i64], Fail> {
+        match &self.bad {
+            None => Ok(&self.vals),
+            Some(b) => Err(Fail::at(b.rule, b.position, b.detail.clone())),
+        }
+    }
+}
+
+impl fmt::Display for SpecList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.bad {
+            Some(b) => f.write_str(&b.written),
+            None => write!(f, "{:?}", self.vals),
+        }
+    }
+}
+
+/// Anything spec values can come from: arrays, slices and `Vec`s of a [`SpecInt`] type, and
+/// 1-D integer arrays (Paddle's and ONNX's shape tensors).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::ReshapeExt;
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let x = ndarray::Array::<f32, _>::zeros((2, 4, 6));
+/// assert_eq!(x.reshape_paddle([6, 8])?.shape(), &[6, 8]);
+/// assert_eq!(x.reshape_paddle(vec![6i64, -1])?.shape(), &[6, 8]);
+/// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
+/// # Ok(())
+/// # }
+/// ```
+pub trait SpecValues {
+    /// Convert to a [`SpecList`].
+    fn into_spec_list(self) -> SpecList;
+}
+
+impl SpecValues for SpecList {
+    fn into_spec_list(self) -> SpecList {
+        self
+    }
+}
+impl<T: SpecInt> SpecValues for &[T] {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_iter(self)
+    }
+}
+impl<T: SpecInt, const N: usize> SpecValues for &[T; N] {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_iter(self)
+    }
+}
+impl<T: SpecInt, const N: usize> SpecValues for [T; N] {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_iter(&self)
+    }
+}
+impl<T: SpecInt> SpecValues for Vec<T> {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_iter(&self)
+    }
+}
+impl<T: SpecInt> SpecValues for &Vec<T> {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_iter(self)
+    }
+}
+impl<S, D> SpecValues for &ArrayBase<S, D>
+where
+    S: Data,
+    S::Elem: SpecInt,
+    D: Dimension,
+{
+    /// A shape tensor must be 1-D; anything else gives [`ReshapeError::BadShapeTensor`].
+    fn into_spec_list(self) -> SpecList {
+        if self.ndim() != 1 {
+            return SpecList {
+                vals: Vec::new(),
+                bad: Some(Box::new(BadEntry {
+                    position: 0,
+                    rule: Rule::BadShapeTensor,
+                    detail: format!("a shape tensor must be 1-D, got shape {:?}", self.shape()),
+                    written: format!("tensor of shape {:?}", self.shape()),
+                })),
+            };
+        }
+        SpecList::from_iter(self.iter())
+    }
+}
+
+/// Conversion into a dialect's spec type, so the headline methods take both plain lists and
+/// configured specs: `x.reshape_mx([-3, -2])` and `x.reshape_mx(Mx::new(&[-1, 0]).reverse(true))`.
+///
+/// ```
+/// use ndarray_reshape::{IntoSpec, Mx};
+/// let m: Mx = [2, -1].into_spec();
+/// assert_eq!(m, Mx::new(&[2, -1]));
+/// ```
+pub trait IntoSpec<P> {
+    /// Convert into the spec type `P`.
+    fn into_spec(self) -> P;
+}
+
+/// Attach the evidence to a dialect's failure.
+pub(crate) fn with_context(
+    fail: Fail,
+    dialect: crate::Dialect,
+    input: &[usize],
+    spec: impl fmt::Display,
+) -> ReshapeError {
+    ReshapeError::from_rule(
+        fail.rule,
+        ErrorContext {
+            dialect,
+            input: input.to_vec(),
+            spec: spec.to_string(),
+            position: fail.position,
+            detail: fail.detail,
+        },
+    )
+}
+
+/// The element count of a shape, or `None` when the product of its non-zero dims exceeds
+/// [`LIMIT`].
+pub(crate) fn checked_size(dims: impl IntoIterator<Item = u128>) -> Option<u128> {
+    let mut nonzero: u128 = 1;
+    let mut zero = false;
+    for d in dims {
+        if d == 0 {
+            zero = true;
+        } else {
+            nonzero = nonzero.checked_mul(d).filter(|&p| p <= LIMIT)?;
+        }
+    }
+    Some(if zero { 0 } else { nonzero })
+}
+
+/// The size of an input shape, or an `overflow` failure.
+pub(crate) fn input_size(input: &[usize]) -> Result<u128, Fail> {
+    checked_size(input.iter().map(|&d| d as u128)).ok_or_else(|| {
+        Fail::whole(
+            Rule::Overflow,
+            format!("the input's dims multiply past {}", isize::MAX),
+        )
+    })
+}
+
+/// An output shape under construction: dims, the spec position each came from, and the slot of
+/// the `-1` to infer.
+#[derive(Debug, Default)]
+pub(crate) struct Out {
+    pub dims: Vec<u128>,
+    pub src: Vec<usize>,
+    pub infer: Option<usize>,
+}
+
+impl Out {
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Out {
+            dims: Vec::with_capacity(n),
+            src: Vec::with_capacity(n),
+            infer: None,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, d: u128, pos: usize) {
+        self.dims.push(d);
+        self.src.push(pos);
+    }
+
+    /// Push the slot of the `-1`.
+    pub(crate) fn push_infer(&mut self, pos: usize) {
+        self.infer = Some(self.dims.len());
+        self.push(1, pos);
+    }
+
+    /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
+    /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
+    pub(crate) fn finish(mut self, size: u128) -> Result<Vec<usize>, Fail> {
+        // overflow: the product of the known non-zero dims.
+        let mut nonzero: u128 = 1;
+        let mut zero = false;
+        for (i, &d) in self.dims.iter().enumerate() {
+            if Some(i) == self.infer {
+                continue;
+            }
+            if d == 0 {
+                zero = true;
+            } else {
+                match nonzero.checked_mul(d).filter(|&p| p <= LIMIT) {
+                    Some(p) => nonzero = p,
+                    None => {
+                        return Err(Fail::at(
+                            Rule::Overflow,
+                            self.src[i],
+                            format!("the output dims multiply past {}", isize::MAX),
+                        ))
+                    }
+                }
+            }
+        }
+        let known = if zero { 0 } else { nonzero };
+        if let Some(slot) = self.infer {
+            let pos = self.src[slot];
+            if known == 0 {
+                return Err(Fail::at(
+                    Rule::InferZeroProduct,
+                    pos,
+                    "the other dims multiply to 0, so -1 cannot be inferred",
+                ));
+            }
+            if size % known != 0 {
+                return Err(Fail::at(
+                    Rule::InferNotDivisible,
+                    pos,
+                    format!(
+                        "the other dims multiply to {known}, which does not divide the size {size}"
+                    ),
+                ));
+            }
+            self.dims[slot] = size / known;
+        } else if known != size {
+            return Err(Fail::whole(
+                Rule::SizeMismatch,
+                format!(
+                    "the output shape {:?} has {known} elements, the input {size}",
+                    self.dims
+                ),
+            ));
+        }
+        // Every dim is now at most LIMIT (a non-zero product within LIMIT bounds each factor;
+        // the inferred dim is at most `size`), so the conversion cannot fail.
+        Ok(self.dims.iter().map(|&d| d as usize).collect())
+    }
+}
+
+/// Format `Option<i64>` bounds as `begin..end`.
+pub(crate) fn fmt_range(b: Option<i64>, e: Option<i64>) -> String {
+    let s = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
+    format!("{}..{}", s(b), s(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_size_skips_zeros_and_bounds_the_rest() {
+        assert_eq!(checked_size([2u128, 3, 4]), Some(24));
+        assert_eq!(checked_size([0u128, usize::MAX as u128 / 2]), Some(0));
+        assert_eq!(checked_size([0u128, usize::MAX as u128]), None);
+        assert_eq!(checked_size([]), Some(1));
+    }
+
+    #[test]
+    fn spec_list_records_the_first_bad_entry() {
+        let s = [1u64, u64::MAX, 2].into_spec_list();
+        let f = s.values().unwrap_err();
+        assert_eq!(f.rule, Rule::ValueDoesNotFit);
+        assert_eq!(f.position, Some(1));
+        assert_eq!(s.to_string(), "[1, 18446744073709551615, 2]");
+    }
+
+    #[test]
+    fn shape_tensor_must_be_1d() {
+        let t = ndarray::array![[1i32, 2], [3, 4]];
+        let f = (&t).into_spec_list().values().unwrap_err();
+        assert_eq!(f.rule, Rule::BadShapeTensor);
+        let item = ShapeItem::from(&ndarray::array![1i64, 2]);
+        assert_eq!(item.to_spec().unwrap_err().rule, Rule::BadShapeTensor);
+    }
+
+    #[test]
+    fn finish_reports_in_order() {
+        let mut o = Out::default();
+        o.push(LIMIT, 0);
+        o.push(2, 1);
+        assert_eq!(o.finish(0).unwrap_err().rule, Rule::Overflow);
+        let mut o = Out::default();
+        o.push(0, 0);
+        o.push_infer(1);
+        assert_eq!(o.finish(0).unwrap_err().rule, Rule::InferZeroProduct);
+        let mut o = Out::default();
+        o.push(5, 0);
+        o.push_infer(1);
+        assert_eq!(o.finish(6).unwrap_err().rule, Rule::InferNotDivisible);
+        let mut o = Out::default();
+        o.push(5, 0);
+        assert_eq!(o.finish(6).unwrap_err().rule, Rule::SizeMismatch);
+    }
+}

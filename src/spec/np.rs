@@ -1,0 +1,137 @@
+//! NumPy / NLCPy `reshape(newshape, order)`.
+
+use std::fmt;
+
+use super::{input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::layout::Order;
+
+/// A NumPy `reshape(newshape, order)` spec.
+///
+/// At most one `-1`, inferred from the size; every other value is a literal dim. The order says
+/// how the elements are read from the input and written to the output: [`Order::C`] row-major,
+/// [`Order::F`] column-major, [`Order::A`] column-major iff the input is F-contiguous and not
+/// C-contiguous (NumPy's relaxed flags).
+///
+/// Unlike NumPy, only `-1` means "unknown": NumPy takes any negative entry for it
+/// (`reshape(-2, 3)` works there); here it is [`BadValue`](ReshapeError::BadValue).
+///
+/// # Errors
+///
+/// In this order: the scan ([`MultipleInfer`](ReshapeError::MultipleInfer),
+/// [`BadValue`](ReshapeError::BadValue); the first bad entry wins),
+/// [`Overflow`](ReshapeError::Overflow),
+/// [`InferZeroProduct`](ReshapeError::InferZeroProduct) (even for an empty array),
+/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{array, Array};
+/// use ndarray_reshape::{Np, Order, ReshapeExt};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let a = Array::from_iter(0..6).into_shape_with_order((3, 2)).unwrap();
+/// let f = a.reshape_with(Np::new(&[2, 3], Order::F))?;
+/// assert_eq!(f, array![[0, 4, 3], [2, 1, 5]].into_dyn());
+/// assert!(!f.is_view()); // a C-contiguous input read in F order is copied
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Np {
+    spec: SpecList,
+    order: Order,
+}
+
+impl Np {
+    /// A spec with its order.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Np, Order, ShapeSpec};
+    /// assert_eq!(Np::new(&[3, -1], Order::F).infer_shape(&[6]).unwrap(), vec![3, 2]);
+    /// ```
+    pub fn new(spec: impl SpecValues, order: Order) -> Self {
+        Np {
+            spec: spec.into_spec_list(),
+            order,
+        }
+    }
+}
+
+impl fmt::Display for Np {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} order {:?}", self.spec, self.order)
+    }
+}
+
+impl Sealed for Np {}
+impl ShapeSpec for Np {
+    fn describe(&self) -> (Dialect, String) {
+        (Dialect::Np, self.to_string())
+    }
+
+    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+        self.spec
+            .values()
+            .and_then(|spec| infer(input, spec))
+            .map_err(|f| with_context(f, Dialect::Np, input, self))
+    }
+
+    fn order(&self) -> Order {
+        self.order
+    }
+}
+
+fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
+    let mut out = Out::with_capacity(spec.len());
+    for (i, &v) in spec.iter().enumerate() {
+        match v {
+            d if d >= 0 => out.push(d as u128, i),
+            -1 if out.infer.is_some() => {
+                return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"))
+            }
+            -1 => out.push_infer(i),
+            _ => {
+                return Err(Fail::at(
+                    Rule::BadValue,
+                    i,
+                    format!("value {v} is negative; only -1 means unknown"),
+                ))
+            }
+        }
+    }
+    out.finish(input_size(input)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table() {
+        let ok: &[(&[usize], &[i64], &[usize])] = &[
+            (&[6], &[3, -1], &[3, 2]),
+            (&[2, 3], &[6], &[6]),
+            (&[0, 3], &[3, 0], &[3, 0]),
+            (&[0, 3], &[0, 5, 7], &[0, 5, 7]),
+            (&[], &[1, 1, -1], &[1, 1, 1]),
+        ];
+        for (input, spec, want) in ok {
+            assert_eq!(&Np::new(*spec, Order::C).infer_shape(input).unwrap(), want);
+        }
+        let bad: &[(&[usize], &[i64], &str)] = &[
+            (&[6], &[-1, -1], "multiple_infer"),
+            (&[6], &[-2, 3], "bad_value"),
+            (&[0, 3], &[0, -1], "infer_zero_product"),
+            (&[6], &[4, -1], "infer_not_divisible"),
+            (&[6], &[4], "size_mismatch"),
+            (&[0], &[i64::MAX, 3], "overflow"),
+        ];
+        for (input, spec, want) in bad {
+            let e = Np::new(*spec, Order::C).infer_shape(input).unwrap_err();
+            assert_eq!(e.category(), *want, "{input:?} {spec:?}");
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Paddle `reshape` (Paddle 3.x rules), with the legacy fluid `actual_shape`.
+
+use std::fmt;
+
+use super::{input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+
+/// A Paddle `reshape` spec, as in Paddle 3.3.
+///
+/// | value | meaning |
+/// |---|---|
+/// | `d > 0` | `d` |
+/// | `0` (non-empty input) | copy the input dim at the **same index** |
+/// | `0` (zero-size input) | a literal 0 |
+/// | `-1` | inferred from the size (at most one) |
+///
+/// The shape may be a list, a 1-D `i32` / `i64` array (Paddle's shape tensor), or a list that
+/// mixes integers with 0-d or one-element arrays ([`ShapeItem`](crate::ShapeItem)). The legacy
+/// fluid `actual_shape` (a shape tensor that takes priority over the list) is
+/// [`actual_shape`](Self::actual_shape). On a zero-size input with both a `-1` and a `0`,
+/// Paddle 3.3's rule applies: with as many zeros in the spec as in the input, the `-1` is the
+/// ratio of the non-zero products; otherwise it is ambiguous or a mismatch.
+///
+/// # Errors
+///
+/// In this order: the scan ([`BadValue`](ReshapeError::BadValue) for `< -1`,
+/// [`MultipleInfer`](ReshapeError::MultipleInfer),
+/// [`ZeroOutOfRank`](ReshapeError::ZeroOutOfRank)), [`Overflow`](ReshapeError::Overflow), the
+/// inference ([`InferNotDivisible`](ReshapeError::InferNotDivisible),
+/// [`InferAmbiguous`](ReshapeError::InferAmbiguous),
+/// [`ZeroSizeMismatch`](ReshapeError::ZeroSizeMismatch)), then
+/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{array, Array, Array1};
+/// use ndarray_reshape::{Paddle, ReshapeExt, ShapeSpec};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let x = Array::<f32, _>::zeros((2, 4, 6));
+/// let y = x.reshape_paddle(&[-1, 0, 3, 2])?; // 0 copies in[1] = 4
+/// assert_eq!(y.shape(), &[2, 4, 3, 2]);
+/// assert!(y.is_view());
+/// let t: Array1<i64> = array![-1, 12];
+/// assert_eq!(x.reshape_paddle(&t)?.shape(), &[4, 12]);
+/// assert_eq!(Paddle::new(&[0, -1]).infer_shape(&[2, 0, 3])?, vec![0, 6]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paddle {
+    spec: SpecList,
+    actual: Option<SpecList>,
+}
+
+impl Paddle {
+    /// A spec from a list, a shape tensor, or a list of [`ShapeItem`](crate::ShapeItem)s.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Paddle, ShapeSpec};
+    /// assert_eq!(Paddle::new(&[4, -1]).infer_shape(&[2, 4, 6]).unwrap(), vec![4, 12]);
+    /// ```
+    pub fn new(spec: impl SpecValues) -> Self {
+        Paddle {
+            spec: spec.into_spec_list(),
+            actual: None,
+        }
+    }
+
+    /// The legacy fluid `actual_shape`: a shape tensor that takes priority over the list.
+    /// It follows the same rules (0 and -1 included).
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::{Paddle, ShapeSpec};
+    /// let p = Paddle::new(&[-1, 6]).actual_shape(&array![6i32, 4]);
+    /// assert_eq!(p.infer_shape(&[2, 12]).unwrap(), vec![6, 4]);
+    /// ```
+    pub fn actual_shape(mut self, shape: impl SpecValues) -> Self {
+        self.actual = Some(shape.into_spec_list());
+        self
+    }
+}
+
+impl fmt::Display for Paddle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.spec)?;
+        if let Some(a) = &self.actual {
+            write!(f, " actual_shape {a}")?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: SpecValues> IntoSpec<Paddle> for T {
+    fn into_spec(self) -> Paddle {
+        Paddle::new(self)
+    }
+}
+impl IntoSpec<Paddle> for Paddle {
+    fn into_spec(self) -> Paddle {
+        self
+    }
+}
+impl IntoSpec<Paddle> for &Paddle {
+    fn into_spec(self) -> Paddle {
+        self.clone()
+    }
+}
+
+impl Sealed for Paddle {}
+impl ShapeSpec for Paddle {
+    fn describe(&self) -> (Dialect, String) {
+        (Dialect::Paddle, self.to_string())
+    }
+
+    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+        let list = self.actual.as_ref().unwrap_or(&self.spec);
+        list.values()
+            .and_then(|spec| infer(input, spec))
+            .map_err(|f| with_context(f, Dialect::Paddle, input, self))
+    }
+}
+
+fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
+    let size = input_size(input);
+    let empty = input.contains(&0);
+    let rank = input.len();
+    let mut out = Out::with_capacity(spec.len());
+    let mut spec_zero = false;
+    for (i, &v) in spec.iter().enumerate() {
+        match v {
+            d if d > 0 => out.push(d as u128, i),
+            0 if empty => {
+                spec_zero = true;
+                out.push(0, i);
+            }
+            0 => {
+                if i >= rank {
+                    return Err(Fail::at(
+                        Rule::ZeroOutOfRank,
+                        i,
+                        format!(
+                            "0 copies the input dim at index {i}, past the input's rank {rank}"
+                        ),
+                    ));
+                }
+                spec_zero = true;
+                out.push(input[i] as u128, i);
+            }
+            -1 => {
+                if out.infer.is_some() {
+                    return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"));
+                }
+                out.push_infer(i);
+            }
+            _ => {
+                return Err(Fail::at(
+                    Rule::BadValue,
+                    i,
+                    format!("value {v} is below -1"),
+                ))
+            }
+        }
+    }
+    let size = size?;
+    match out.infer {
+        Some(slot) if empty && spec_zero => zero_size_infer(input, out, slot),
+        _ => out.finish(size),
+    }
+}
+
+/// Paddle 3.3's rule for a zero-size input with both a `-1` and a `0` in the spec.
+fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Vec<usize>, Fail> {
+    let pos = out.src[slot];
+    let overflow = || {
+        Fail::whole(
+            Rule::Overflow,
+            format!("the output dims multiply past {}", isize::MAX),
+        )
+    };
+    let others = out.dims.iter().enumerate().filter(|&(i, _)| i != slot);
+    let z_out = others.clone().filter(|&(_, &d)| d == 0).count();
+    let p_out =
+        super::checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0)).ok_or_else(overflow)?;
+    let z_in = input.iter().filter(|&&d| d == 0).count();
+    let p_in = super::checked_size(input.iter().map(|&d| d as u128).filter(|&d| d != 0))
+        .ok_or_else(overflow)?;
+    if z_in == z_out {
+        if p_in % p_out != 0 {
+            return Err(Fail::at(
+                Rule::InferNotDivisible,
+                pos,
+                format!("the non-zero output dims multiply to {p_out}, which does not divide the input's non-zero product {p_in}"),
+            ));
+        }
+        out.dims[slot] = p_in / p_out;
+        return Ok(out.dims.iter().map(|&d| d as usize).collect());
+    }
+    if z_out > z_in && p_out != p_in {
+        return Err(Fail::at(
+            Rule::ZeroSizeMismatch,
+            pos,
+            format!("the spec has {z_out} zeros and the input {z_in}, and the non-zero dims multiply to {p_out} and {p_in}"),
+        ));
+    }
+    Err(Fail::at(
+        Rule::InferAmbiguous,
+        pos,
+        format!("on a zero-size input with {z_in} zeros, a spec with {z_out} zeros leaves -1 undetermined"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table() {
+        let ok: &[(&[usize], &[i64], &[usize])] = &[
+            (&[2, 4, 6], &[6, 8], &[6, 8]),
+            (&[2, 4, 6], &[2, 3, -1, 2], &[2, 3, 4, 2]),
+            (&[2, 4, 6], &[-1, 0, 3, 2], &[2, 4, 3, 2]),
+            (&[2, 0, 3], &[0, -1], &[0, 6]),
+            (&[2, 0, 3], &[-1, 5], &[0, 5]),
+            (&[], &[], &[]),
+            (&[], &[1, -1], &[1, 1]),
+            (&[0], &[3, 0, 7], &[3, 0, 7]),
+        ];
+        for (input, spec, want) in ok {
+            assert_eq!(&Paddle::new(*spec).infer_shape(input).unwrap(), want);
+        }
+        let bad: &[(&[usize], &[i64], &str)] = &[
+            (&[2, 4, 6], &[-2, 24], "bad_value"),
+            (&[2, 4, 6], &[-1, -1], "multiple_infer"),
+            (&[2, 3], &[1, 2, 0], "zero_out_of_rank"),
+            (&[2, 0, 3], &[0, 4, -1], "infer_not_divisible"),
+            (&[2, 0, 3], &[0, 0, -1], "zero_size_mismatch"),
+            (&[0, 0], &[0, -1], "infer_ambiguous"),
+            (&[2, 3], &[3, 0], "size_mismatch"),
+            (&[0], &[4294967296, 4294967296], "overflow"),
+            (&[4], &[1 << 62, 2, -1], "overflow"),
+        ];
+        for (input, spec, want) in bad {
+            let e = Paddle::new(*spec).infer_shape(input).unwrap_err();
+            assert_eq!(e.category(), *want, "{input:?} {spec:?}");
+        }
+    }
+
+    #[test]
+    fn actual_shape_takes_priority() {
+        let p = Paddle::new(&[5, 5]).actual_shape(&[0, -1]);
+        assert_eq!(p.infer_shape(&[3, 4]).unwrap(), vec![3, 4]);
+    }
+}
