@@ -23,6 +23,7 @@ struct Layout<A> {
 // SAFETY: a `Layout` is only built from an `ArrayView<A>` borrowed for the whole copy and is only
 // read through; sharing it across threads is sharing `&A`, which is sound when `A: Sync`.
 unsafe impl<A: Sync> Sync for Layout<A> {}
+// SAFETY: as for `Sync`: moving a `Layout` to another thread hands it read access to `&A` only.
 unsafe impl<A: Sync> Send for Layout<A> {}
 
 impl<A> Layout<A> {

@@ -26,6 +26,9 @@ use num_traits::Float;
 
 use crate::{IntoSpec, Paddle, ReshapeError, ReshapeExt, SpecValues};
 
+/// A user activation: a function over the reshaped array, in place.
+pub type ActFn<A> = Arc<dyn Fn(ArrayViewMut<'_, A, IxDyn>) + Send + Sync>;
+
 /// An activation applied after a fluid reshape, over the new shape.
 ///
 /// ```
@@ -51,7 +54,7 @@ pub enum Act<A> {
     /// subtracted first). On a 0-d output it is over the single element.
     Softmax,
     /// Any function over the reshaped array, in place.
-    Custom(Arc<dyn Fn(ArrayViewMut<'_, A, IxDyn>) + Send + Sync>),
+    Custom(ActFn<A>),
 }
 
 impl<A> fmt::Debug for Act<A> {
@@ -303,14 +306,14 @@ mod tests {
     #[test]
     fn activations() {
         let x = array![[-1.0f64, 0.0, 1.0], [2.0, -3.0, 0.5]];
-        let y = Reshape::new(&[3, 2])
+        let y = Reshape::new([3, 2])
             .act(Act::Sigmoid)
             .run(x.clone())
             .unwrap();
         assert_abs_diff_eq!(y[[0, 0]], 1.0 / (1.0 + 1.0f64.exp()), epsilon = 1e-12);
-        let y = Reshape::new(&[-1]).act(Act::Tanh).run(x.clone()).unwrap();
+        let y = Reshape::new([-1]).act(Act::Tanh).run(x.clone()).unwrap();
         assert_abs_diff_eq!(y[[2]], 1.0f64.tanh(), epsilon = 1e-12);
-        let y = Reshape::new(&[2, 3])
+        let y = Reshape::new([2, 3])
             .act(Act::Softmax)
             .run(x.clone())
             .unwrap();
@@ -318,15 +321,15 @@ mod tests {
             assert_abs_diff_eq!(row.sum(), 1.0, epsilon = 1e-12);
         }
         // Softmax over the *new* last axis: (3, 2) rows pair different elements.
-        let y = Reshape::new(&[3, 2])
+        let y = Reshape::new([3, 2])
             .act(Act::Softmax)
             .run(x.clone())
             .unwrap();
         assert_abs_diff_eq!(y[[0, 0]], 1.0 / (1.0 + 1.0f64.exp()), epsilon = 1e-12);
         let big = array![1000.0f32, 1000.0];
-        let y = Reshape::new(&[2]).act(Act::Softmax).run(big).unwrap();
+        let y = Reshape::new([2]).act(Act::Softmax).run(big).unwrap();
         assert_eq!(y, array![0.5f32, 0.5].into_dyn());
-        let y = Reshape::new(&[0usize; 0])
+        let y = Reshape::new([0usize; 0])
             .act(Act::Softmax)
             .run(array![7.0f32])
             .unwrap();
@@ -338,22 +341,22 @@ mod tests {
     fn inplace_and_not() {
         let x = Array::from_iter((0..6).map(f64::from));
         let p = x.as_ptr();
-        let y = Reshape::new(&[2, 3]).inplace(true).run(x).unwrap();
+        let y = Reshape::new([2, 3]).inplace(true).run(x).unwrap();
         assert_eq!(y.as_ptr(), p);
         let x = Array::from_iter((0..6).map(f64::from));
         let p = x.as_ptr();
-        let y = Reshape::new(&[2, 3]).run(x).unwrap();
+        let y = Reshape::new([2, 3]).run(x).unwrap();
         assert_ne!(y.as_ptr(), p);
         // A non-contiguous owned input cannot be reused: it is copied, values right.
         let x = Array::from_iter((0..6).map(f64::from))
             .into_shape_with_order((2, 3))
             .unwrap();
         let xt = x.reversed_axes();
-        let y = Reshape::new(&[-1]).inplace(true).run(xt).unwrap();
+        let y = Reshape::new([-1]).inplace(true).run(xt).unwrap();
         assert_eq!(y, array![0.0, 3.0, 1.0, 4.0, 2.0, 5.0].into_dyn());
         // A sliced owned input keeps its buffer.
         let x = Array::from_iter((0..12).map(f64::from)).slice_move(s![4..]);
-        let y = Reshape::new(&[2, 4])
+        let y = Reshape::new([2, 4])
             .inplace(true)
             .act(Act::Relu)
             .run(x)
@@ -365,7 +368,7 @@ mod tests {
         // Errors come through.
         let x = Array::<f32, _>::zeros(6);
         assert_eq!(
-            Reshape::new(&[4, -1]).run(x).unwrap_err().category(),
+            Reshape::new([4, -1]).run(x).unwrap_err().category(),
             "infer_not_divisible"
         );
     }

@@ -1,8 +1,7 @@
 //! Shapes and strides only: contiguity, order-A resolution, and the no-copy stride solver
 //! [`view_strides`], which decides view versus copy exactly as NumPy does.
 //!
-//! Strides are in elements and signed, as `ndarray`'s [`strides()`](ndarray::ArrayRef::strides)
-//! gives them.
+//! Strides are in elements and signed, as `ndarray`'s `strides()` gives them.
 
 /// The order in which a reshape reads the input's elements and writes the output's.
 ///

@@ -39,7 +39,7 @@
 //! | `mx.nd.reshape(x, target_shape=t, keep_highest=k)` | `x.reshape_with(Mx::target_shape(t).keep_highest(k))` |
 //! | `mx.nd.reshape_like(x, y, lhs_begin=.., ...)` | `x.reshape_like(&y)`, `x.reshape_with(Like::new(y.shape()).lhs(b, e).rhs(b, e))` |
 //! | `paddle.reshape(x, shape)` (list or tensor) | `x.reshape_paddle(shape)` |
-//! | `fluid.layers.reshape(x, shape, actual_shape, act, inplace)` | [`fluid::reshape`] |
+//! | `fluid.layers.reshape(x, shape, actual_shape, act, inplace)` | [`fluid::Reshape`] |
 //! | `np.reshape(a, s, order=o)`, `a.reshape(s, order=o)` | `a.reshape_np(s, o)` |
 //! | NumPy `a.shape = s` (never copies) | `a.reshape_view(Np::new(s, Order::C))` |
 //! | ndarray `to_shape` | `reshape_with(Np::new(s, Order::C))` |
@@ -74,6 +74,8 @@
 //! 1.80.
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
+// Table-driven unit tests use tuple-typed tables.
+#![cfg_attr(test, allow(clippy::type_complexity))]
 
 mod copy;
 pub mod error;
@@ -90,3 +92,8 @@ pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;
 pub use spec::paddle::Paddle;
 pub use spec::{IntoSpec, ShapeItem, ShapeSpec, SpecInt, SpecList, SpecValues};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -159,7 +159,7 @@ fn check_contiguous<P: ShapeSpec + Clone>(
     let mv = m
         .reshape_view_mut(spec.clone())
         .map_err(|e| e.to_string())?;
-    if mv.shape() != shape.as_slice() || mv.as_ptr() != mptr as *const i64 {
+    if mv.shape() != shape.as_slice() || !std::ptr::eq(mv.as_ptr(), mptr) {
         return Err("reshape_view_mut differs".into());
     }
     let owned = x.into_reshape(spec).map_err(|e| e.to_string())?;

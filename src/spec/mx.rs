@@ -465,12 +465,12 @@ mod tests {
 
     #[test]
     fn error_positions_are_in_the_written_spec() {
-        let e = Mx::new(&[-1, 2, -1])
+        let e = Mx::new([-1, 2, -1])
             .reverse(true)
             .infer_shape(&[2, 3, 4])
             .unwrap_err();
         assert_eq!(e.context().position, Some(0));
-        let e = Mx::new(&[-1, 2, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
+        let e = Mx::new([-1, 2, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
         assert_eq!(e.context().position, Some(2));
     }
 

@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn actual_shape_takes_priority() {
-        let p = Paddle::new(&[5, 5]).actual_shape(&[0, -1]);
+        let p = Paddle::new([5, 5]).actual_shape([0, -1]);
         assert_eq!(p.infer_shape(&[3, 4]).unwrap(), vec![3, 4]);
     }
 }
