@@ -94,12 +94,15 @@ impl Like {
 
 impl fmt::Display for Like {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = |v: Option<i64>| v.map_or_else(|| "None".to_string(), |v| v.to_string());
         write!(
             f,
-            "rhs shape {} lhs {} rhs {}",
+            "rhs shape {} lhs_begin {} lhs_end {} rhs_begin {} rhs_end {}",
             self.rhs,
-            fmt_range(self.lhs_begin, self.lhs_end),
-            fmt_range(self.rhs_begin, self.rhs_end)
+            o(self.lhs_begin),
+            o(self.lhs_end),
+            o(self.rhs_begin),
+            o(self.rhs_end)
         )
     }
 }
@@ -217,7 +220,7 @@ fn canonical(
         return Err(Fail::whole(
             Rule::RangeInvalid,
             format!(
-                "the {side} range {} is {b}..{e} on rank {rank}, which is empty or out of range",
+                "the {side} range {} (as {b}..{e}) is empty or out of range for rank {rank}",
                 fmt_range(begin, end)
             ),
         ));

@@ -202,13 +202,13 @@ fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Vec<usi
         return Err(Fail::at(
             Rule::ZeroSizeMismatch,
             pos,
-            format!("the spec has {z_out} zeros and the input {z_in}, and the non-zero dims multiply to {p_out} and {p_in}"),
+            format!("the spec has {z_out} zero dims and the input {z_in}, and their non-zero dims multiply to {p_out} and {p_in}"),
         ));
     }
     Err(Fail::at(
         Rule::InferAmbiguous,
         pos,
-        format!("on a zero-size input with {z_in} zeros, a spec with {z_out} zeros leaves -1 undetermined"),
+        format!("the input has {z_in} zero dims and the spec {z_out}, which leaves -1 undetermined on a zero-size input"),
     ))
 }
 

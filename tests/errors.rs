@@ -1,0 +1,216 @@
+//! Every `ReshapeError` variant, its category and its exact message, pinned. Each message names
+//! the rule, the input shape, the spec and (where one entry broke the rule) its position.
+
+use ndarray::{array, Array};
+use ndarray_reshape::{
+    Dialect, Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
+};
+
+fn pin(err: ReshapeError, category: &str, position: Option<usize>, message: &str) {
+    assert_eq!(err.category(), category, "{err}");
+    assert_eq!(err.context().position, position, "{err}");
+    assert_eq!(err.to_string(), message);
+    // Lowercase, no trailing period, starts with the rule.
+    assert!(message.starts_with(category));
+    assert!(!message.ends_with('.'));
+    assert_eq!(message.chars().next().map(char::is_lowercase), Some(true));
+}
+
+#[test]
+fn bad_value() {
+    let e = Mx::new([2, -5]).infer_shape(&[2, 3, 4]).unwrap_err();
+    assert!(matches!(e, ReshapeError::BadValue(_)));
+    pin(
+        e,
+        "bad_value",
+        Some(1),
+        "bad_value: value -5 is below -4; input shape [2, 3, 4], mxnet spec [2, -5], position 1",
+    );
+    let e = Like::new([-3, 2]).infer_shape(&[6]).unwrap_err();
+    pin(e, "bad_value", Some(0),
+        "bad_value: the rhs shape has a negative dim -3; input shape [6], reshape_like spec rhs shape [-3, 2] lhs_begin None lhs_end None rhs_begin None rhs_end None, position 0");
+    let e = Np::new([-2, 3], Order::C).infer_shape(&[6]).unwrap_err();
+    pin(e, "bad_value", Some(0),
+        "bad_value: value -2 is negative; only -1 means unknown; input shape [6], numpy spec [-2, 3] order C, position 0");
+}
+
+#[test]
+fn multiple_infer() {
+    let e = Mx::new([-1, 3, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
+    assert!(matches!(e, ReshapeError::MultipleInfer(_)));
+    pin(
+        e,
+        "multiple_infer",
+        Some(2),
+        "multiple_infer: a second -1; input shape [2, 3, 4], mxnet spec [-1, 3, -1], position 2",
+    );
+    // With reverse, positions are still those of the spec as written.
+    let e = Mx::new([-1, 3, -1])
+        .reverse(true)
+        .infer_shape(&[2, 3, 4])
+        .unwrap_err();
+    pin(e, "multiple_infer", Some(0),
+        "multiple_infer: a second -1; input shape [2, 3, 4], mxnet spec [-1, 3, -1] reverse, position 0");
+}
+
+#[test]
+fn out_of_input() {
+    let e = Mx::new([0, 0, 0, 0]).infer_shape(&[2, 3, 4]).unwrap_err();
+    assert!(matches!(e, ReshapeError::OutOfInput(_)));
+    pin(e, "out_of_input", Some(3),
+        "out_of_input: 0 copies the input dim at read position 3, past the input's rank 3; input shape [2, 3, 4], mxnet spec [0, 0, 0, 0], position 3");
+}
+
+#[test]
+fn split_rules() {
+    let e = Mx::new([-2, -4, 1]).infer_shape(&[2, 3, 4]).unwrap_err();
+    assert!(matches!(e, ReshapeError::SplitIncomplete(_)));
+    pin(e, "split_incomplete", Some(1),
+        "split_incomplete: -4 needs two values after it; input shape [2, 3, 4], mxnet spec [-2, -4, 1], position 1");
+    let e = Mx::new([-4, -1, -1, -2])
+        .infer_shape(&[2, 3, 4])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::SplitBothInfer(_)));
+    pin(e, "split_both_infer", Some(0),
+        "split_both_infer: -4 -1 -1 leaves both halves unknown; input shape [2, 3, 4], mxnet spec [-4, -1, -1, -2], position 0");
+    let e = Mx::new([-4, 3, -1, -2])
+        .infer_shape(&[2, 3, 4])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::SplitMismatch(_)));
+    pin(e, "split_mismatch", Some(0),
+        "split_mismatch: -4 cannot infer a half of 2 next to 3; input shape [2, 3, 4], mxnet spec [-4, 3, -1, -2], position 0");
+}
+
+#[test]
+fn keep_highest_empty() {
+    let e = Mx::target_shape([0usize; 0])
+        .keep_highest(true)
+        .infer_shape(&[2, 3, 4])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::KeepHighestEmpty(_)));
+    assert_eq!(e.context().dialect, Dialect::MxLegacy);
+    pin(e, "keep_highest_empty", None,
+        "keep_highest_empty: keep_highest needs a non-empty target_shape and an input of rank at least 1; input shape [2, 3, 4], mxnet target_shape spec [] keep_highest");
+}
+
+#[test]
+fn zero_out_of_rank() {
+    let e = Paddle::new([1, 2, 3, 0])
+        .infer_shape(&[2, 3, 4])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::ZeroOutOfRank(_)));
+    pin(e, "zero_out_of_rank", Some(3),
+        "zero_out_of_rank: 0 copies the input dim at index 3, past the input's rank 3; input shape [2, 3, 4], paddle spec [1, 2, 3, 0], position 3");
+}
+
+#[test]
+fn overflow() {
+    let e = Paddle::new([1i64 << 62, 4, -1])
+        .infer_shape(&[4])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::Overflow(_)));
+    pin(e, "overflow", Some(1),
+        "overflow: the output dims multiply past 9223372036854775807; input shape [4], paddle spec [4611686018427387904, 4, -1], position 1");
+    // Paddle wraps this to 0 elements and succeeds; we do not.
+    let e = Paddle::new([4294967296i64, 4294967296])
+        .infer_shape(&[0])
+        .unwrap_err();
+    assert_eq!(e.category(), "overflow");
+    // An input shape that no array can have.
+    let e = Np::new([-1], Order::C)
+        .infer_shape(&[usize::MAX, 2])
+        .unwrap_err();
+    pin(e, "overflow", None,
+        "overflow: the input's dims multiply past 9223372036854775807; input shape [18446744073709551615, 2], numpy spec [-1] order C");
+}
+
+#[test]
+fn inference_rules() {
+    let e = Np::new([0, -1], Order::C).infer_shape(&[0, 3]).unwrap_err();
+    assert!(matches!(e, ReshapeError::InferZeroProduct(_)));
+    pin(e, "infer_zero_product", Some(1),
+        "infer_zero_product: the other dims multiply to 0, so -1 cannot be inferred; input shape [0, 3], numpy spec [0, -1] order C, position 1");
+    let e = Np::new([5, -1], Order::C).infer_shape(&[2, 3]).unwrap_err();
+    assert!(matches!(e, ReshapeError::InferNotDivisible(_)));
+    pin(e, "infer_not_divisible", Some(1),
+        "infer_not_divisible: the other dims multiply to 5, which does not divide the size 6; input shape [2, 3], numpy spec [5, -1] order C, position 1");
+    let e = Paddle::new([0, -1]).infer_shape(&[0, 0]).unwrap_err();
+    assert!(matches!(e, ReshapeError::InferAmbiguous(_)));
+    pin(e, "infer_ambiguous", Some(1),
+        "infer_ambiguous: the input has 2 zero dims and the spec 1, which leaves -1 undetermined on a zero-size input; input shape [0, 0], paddle spec [0, -1], position 1");
+    let e = Paddle::new([0, 0, -1]).infer_shape(&[2, 0, 3]).unwrap_err();
+    assert!(matches!(e, ReshapeError::ZeroSizeMismatch(_)));
+    pin(e, "zero_size_mismatch", Some(2),
+        "zero_size_mismatch: the spec has 2 zero dims and the input 1, and their non-zero dims multiply to 1 and 6; input shape [2, 0, 3], paddle spec [0, 0, -1], position 2");
+}
+
+#[test]
+fn range_invalid() {
+    let e = Like::new([3, 2])
+        .lhs(Some(1), Some(1))
+        .infer_shape(&[6])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::RangeInvalid(_)));
+    pin(e, "range_invalid", None,
+        "range_invalid: the lhs range 1..1 (as 1..1) is empty or out of range for rank 1; input shape [6], reshape_like spec rhs shape [3, 2] lhs_begin 1 lhs_end 1 rhs_begin None rhs_end None");
+    let e = Like::new([3, 2])
+        .rhs(Some(-3), None)
+        .infer_shape(&[6])
+        .unwrap_err();
+    pin(e, "range_invalid", None,
+        "range_invalid: the rhs range -3.. (as -1..2) is empty or out of range for rank 2; input shape [6], reshape_like spec rhs shape [3, 2] lhs_begin None lhs_end None rhs_begin -3 rhs_end None");
+}
+
+#[test]
+fn size_mismatch() {
+    let e = Mx::new([5, 5]).infer_shape(&[2, 3, 4]).unwrap_err();
+    assert!(matches!(e, ReshapeError::SizeMismatch(_)));
+    pin(e, "size_mismatch", None,
+        "size_mismatch: the output shape [5, 5] has 25 elements, the input 24; input shape [2, 3, 4], mxnet spec [5, 5]");
+}
+
+#[test]
+fn needs_copy() {
+    let x = Array::from_iter(0..24)
+        .into_shape_with_order((2, 3, 4))
+        .unwrap();
+    let e = x.t().reshape_view(Np::new([24], Order::C)).unwrap_err();
+    assert!(matches!(e, ReshapeError::NeedsCopy(_)));
+    pin(e, "needs_copy", None,
+        "needs_copy: strides [1, 4, 12] cannot be read as shape [24] in C order without a copy; input shape [4, 3, 2], numpy spec [24] order C");
+    let a = Array::from_iter(0..6).into_shared();
+    let _other = a.clone();
+    let e = a.into_reshape(Mx::new([2, 3])).unwrap_err();
+    pin(e, "needs_copy", None,
+        "needs_copy: the ArcArray's buffer is shared; into_reshape would have to copy it; input shape [6], mxnet spec [2, 3]");
+}
+
+#[test]
+fn value_does_not_fit() {
+    let e = Mx::new([u64::MAX, 1]).infer_shape(&[2]).unwrap_err();
+    assert!(matches!(e, ReshapeError::ValueDoesNotFit(_)));
+    pin(e, "value_does_not_fit", Some(0),
+        "value_does_not_fit: value 18446744073709551615 does not fit in i64; input shape [2], mxnet spec [18446744073709551615, 1], position 0");
+}
+
+#[test]
+fn bad_shape_tensor() {
+    let e = Paddle::new(&array![[1i32, 2]])
+        .infer_shape(&[2])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::BadShapeTensor(_)));
+    pin(e, "bad_shape_tensor", Some(0),
+        "bad_shape_tensor: a shape tensor must be 1-D, got shape [1, 2]; input shape [2], paddle spec tensor of shape [1, 2], position 0");
+    let e = Paddle::new([ShapeItem::from(2), ShapeItem::from(&array![1i64, 2])])
+        .infer_shape(&[4])
+        .unwrap_err();
+    pin(e, "bad_shape_tensor", Some(1),
+        "bad_shape_tensor: a shape entry must be a 0-d or one-element integer array, got shape [2]; input shape [4], paddle spec [2, tensor([1, 2])], position 1");
+}
+
+#[test]
+fn errors_are_small() {
+    // The Ok path stays cheap: the error is one pointer wide plus the tag.
+    assert!(std::mem::size_of::<ReshapeError>() <= 16);
+    assert!(std::mem::size_of::<Result<(), ReshapeError>>() <= 16);
+}

@@ -1,0 +1,249 @@
+//! Every storage kind through every mode: views keep the data pointer, copies are fresh and
+//! contiguous in the reading order, strict modes refuse to copy, consuming modes keep storage.
+
+use ndarray::{arr0, array, s, ArcArray, Array, ArrayD, CowArray, Ix3, IxDyn};
+use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt};
+
+type R = Result<(), ReshapeError>;
+
+fn x234() -> Array<i32, Ix3> {
+    Array::from_iter(0..24)
+        .into_shape_with_order((2, 3, 4))
+        .unwrap()
+}
+
+#[test]
+fn borrowed_views_keep_the_pointer_for_every_storage() -> R {
+    let x = x234();
+    let p = x.as_ptr();
+    assert_eq!(x.reshape_mx([-1])?.as_ptr(), p);
+    assert_eq!(x.view().reshape_paddle([4, 6])?.as_ptr(), p);
+    let arc: ArcArray<i32, Ix3> = x.to_shared();
+    let rhs = Array::<u8, _>::zeros((6, 4));
+    assert_eq!(arc.reshape_like(&rhs)?.as_ptr(), arc.as_ptr());
+    let cow = CowArray::from(x.view());
+    assert_eq!(cow.reshape_np([24], Order::C)?.as_ptr(), p);
+    let owned_cow: CowArray<'_, i32, Ix3> = CowArray::from(x234());
+    assert!(owned_cow.reshape_with(Like::new([24]))?.is_view());
+    Ok(())
+}
+
+#[test]
+fn into_reshape_keeps_storage_for_every_kind() -> R {
+    // Owned: the same buffer.
+    let x = x234();
+    let p = x.as_ptr();
+    let y: ArrayD<i32> = x.into_reshape(Mx::new([6, -1]))?;
+    assert_eq!((y.shape(), y.as_ptr()), (&[6, 4][..], p));
+    // Owned with negative strides: still the same buffer, values in logical order.
+    let mut x = x234();
+    x.invert_axis(ndarray::Axis(2));
+    let want: Vec<i32> = x.iter().copied().collect();
+    let p = x.as_ptr();
+    let y = x.into_reshape(Mx::new([2, 3, 2, 2]))?;
+    assert_eq!(y.as_ptr(), p);
+    assert!(y.iter().copied().eq(want));
+    // Owned and sliced (data not at the start of the buffer): elements move to the front of the
+    // same allocation, values stay right.
+    let x = Array::from_iter(0..40).slice_move(s![8..32;-1]);
+    let want: Vec<i32> = x.iter().copied().collect();
+    let y = x.into_reshape(Np::new([4, 6], Order::C))?;
+    assert!(y.iter().copied().eq(want));
+    // A view keeps the lifetime of its data.
+    let x = x234();
+    let v = x.view().into_reshape(Paddle::new([0, -1]))?;
+    assert_eq!((v.shape(), v.as_ptr()), (&[2, 12][..], x.as_ptr()));
+    // A mutable view writes through.
+    let mut m = x234();
+    let mut mv = m.view_mut().into_reshape(Mx::new([-3, -2]))?;
+    mv[[5, 3]] = -7;
+    assert_eq!(m[[1, 2, 3]], -7);
+    // ArcArray: unique is reshaped in place; shared is refused rather than copied.
+    let a = x234().into_shared();
+    let p = a.as_ptr();
+    let b = a.into_reshape(Mx::new([24]))?;
+    assert_eq!(b.as_ptr(), p);
+    let keep = b.clone();
+    assert!(matches!(
+        b.into_reshape(Mx::new([2, 12])),
+        Err(ReshapeError::NeedsCopy(_))
+    ));
+    assert_eq!(keep.len(), 24);
+    // CowArray: a view stays a view with its lifetime, an owned one keeps its buffer.
+    let x = x234();
+    let c = CowArray::from(x.view()).into_reshape(Mx::new([-1]))?;
+    assert!(c.is_view());
+    assert_eq!(c.as_ptr(), x.as_ptr());
+    let o = CowArray::from(x234());
+    let p = o.as_ptr();
+    let c = o.into_reshape(Mx::new([-1]))?;
+    assert!(c.is_owned());
+    assert_eq!(c.as_ptr(), p);
+    // Strides that need a copy: refused, never copied.
+    let t = x234().reversed_axes();
+    assert!(matches!(
+        t.into_reshape(Np::new([-1], Order::C)),
+        Err(ReshapeError::NeedsCopy(_))
+    ));
+    Ok(())
+}
+
+#[test]
+fn copies_are_fresh_and_contiguous_in_the_reading_order() -> R {
+    let x = x234();
+    let t = x.t();
+    let c = t.reshape_with(Np::new([4, 6], Order::C))?;
+    assert!(!c.is_view() && c.is_standard_layout());
+    assert!(c
+        .iter()
+        .eq(t.to_shape(((4, 6), ndarray::Order::C)).unwrap().iter()));
+    let f = x.reshape_with(Np::new([6, 4], Order::F))?;
+    assert!(!f.is_view() && f.t().is_standard_layout());
+    assert!(f
+        .iter()
+        .eq(x.to_shape(((6, 4), ndarray::Order::F)).unwrap().iter()));
+    // reshape_owned copies even when a view was possible.
+    let o = x.reshape_owned(Mx::new([4, 6]))?;
+    assert_ne!(o.as_ptr(), x.as_ptr());
+    assert!(o.is_standard_layout() && o.iter().eq(x.iter()));
+    Ok(())
+}
+
+#[test]
+fn strict_views_on_odd_strides() -> R {
+    let base = Array::from_iter(0..60)
+        .into_shape_with_order((3, 4, 5))
+        .unwrap();
+    // Negative steps: a view, pointing at the first logical element.
+    let v = base.slice(s![..;-1, ..;-1, 1..;2]);
+    let y = v.reshape_view(Np::new([-1, 2], Order::C))?;
+    assert_eq!((y.as_ptr(), y.strides()), (v.as_ptr(), &[-5, 2][..]));
+    assert!(y.iter().eq(v.iter()));
+    // Mixed signs cannot merge: NumPy copies, so do we.
+    let v = base.slice(s![..;-1, .., 1..;2]);
+    assert!(matches!(
+        v.reshape_view(Np::new([-1, 2], Order::C)),
+        Err(ReshapeError::NeedsCopy(_))
+    ));
+    // Zero strides (broadcast): a view of a view.
+    let row = Array::from_iter(0..4);
+    let b = row.broadcast((3, 4)).unwrap();
+    let y = b.reshape_view(Np::new([3, 2, 2], Order::C))?;
+    assert_eq!(y.strides(), &[0, 2, 1]);
+    assert!(matches!(
+        b.reshape_view(Np::new([12], Order::C)),
+        Err(ReshapeError::NeedsCopy(_))
+    ));
+    assert_eq!(
+        b.reshape_with(Np::new([12], Order::C))?
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        [0, 1, 2, 3].repeat(3)
+    );
+    // Mutable views through negative strides write to the right elements.
+    let mut m = Array::from_iter(0..12)
+        .into_shape_with_order((3, 4))
+        .unwrap();
+    {
+        let mut mv = m.slice_mut(s![.., ..;-1]);
+        let mut r = mv.reshape_view_mut(Paddle::new([3, 2, 2]))?;
+        r[[1, 0, 0]] = 100; // logical (1, 0) of the reversed view: m[1, 3]
+    }
+    assert_eq!(m[[1, 3]], 100);
+    // A mutable view that would need a copy is refused.
+    let mut m = Array::from_iter(0..12)
+        .into_shape_with_order((3, 4))
+        .unwrap();
+    let mut t = m.view_mut().reversed_axes();
+    assert!(matches!(
+        t.reshape_view_mut(Mx::new([-1])),
+        Err(ReshapeError::NeedsCopy(_))
+    ));
+    Ok(())
+}
+
+#[test]
+fn zero_d_and_empty() -> R {
+    // 0-d in, 0-d out, 1-element shapes: views.
+    let z = arr0(5i32);
+    let y = z.reshape_mx([1, 1])?;
+    assert!(y.is_view() && y.shape() == [1, 1] && y[[0, 0]] == 5);
+    let y = z.reshape_np(&[] as &[i64], Order::F)?;
+    assert_eq!(y.ndim(), 0);
+    let one = array![[7i32]];
+    assert_eq!(one.reshape_paddle(&[] as &[i32])?[[]], 7);
+    // Empty: always a view, even of a transposed or broadcast input.
+    let e = Array::<f64, _>::zeros((0, 3, 4));
+    let t = e.t();
+    let y = t.reshape_with(Np::new([4, 0, 3], Order::C))?;
+    assert!(y.is_view() && y.shape() == [4, 0, 3]);
+    // NumPy's rule: -1 next to a 0 is an error even on an empty array.
+    assert!(matches!(
+        t.reshape_with(Np::new([4, 0, -1], Order::C)),
+        Err(ReshapeError::InferZeroProduct(_))
+    ));
+    assert_eq!(y.as_ptr(), t.as_ptr());
+    let mut e = Array::<f64, _>::zeros((2, 0));
+    let mv = e.reshape_view_mut(Paddle::new([0, 5, 7]))?;
+    assert_eq!(mv.shape(), &[0, 5, 7]);
+    // Huge dims on an empty array: fine, as long as the non-zero product fits.
+    let e = ArrayD::<u8>::zeros(IxDyn(&[0]));
+    let y = e.reshape_np([1i64 << 40, 0, 1 << 20], Order::C)?;
+    assert_eq!(y.shape(), &[1 << 40, 0, 1 << 20]);
+    assert!(e.reshape_np([i64::MAX, 0, 2], Order::C).is_err());
+    Ok(())
+}
+
+#[test]
+fn element_types_of_every_size() -> R {
+    fn check<A: Clone + PartialEq + std::fmt::Debug + Send + Sync>(f: impl Fn(usize) -> A) -> R {
+        let x = Array::from_shape_fn((5, 7), |(i, j)| f(i * 7 + j));
+        let t = x.t();
+        let y = t.reshape_np([-1], Order::C)?;
+        let want: Vec<A> = t.iter().cloned().collect();
+        assert_eq!(y.iter().cloned().collect::<Vec<_>>(), want);
+        let v = x.slice(s![..;-2, 1..;3]);
+        let y = v.reshape_np([-1], Order::F)?;
+        assert_eq!(
+            y.iter().cloned().collect::<Vec<_>>(),
+            v.t().iter().cloned().collect::<Vec<_>>()
+        );
+        Ok(())
+    }
+    check(|i| i as u8)?;
+    check(|i| i as u16)?;
+    check(|i| i as f32)?;
+    check(|i| i as f64)?;
+    check(|i| i as u128)?;
+    check(|i| [i as u64; 5])?;
+    check(|i| i.to_string())?;
+    check(|_| ())?; // zero-sized
+    Ok(())
+}
+
+#[test]
+fn the_caller_rayon_pool_is_used_and_results_do_not_depend_on_it() -> R {
+    let x = Array::from_iter(0..(512 * 384) as i64)
+        .into_shape_with_order((512, 384))
+        .unwrap();
+    let serial = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let wide = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let a = serial.install(|| x.t().reshape_owned(Np::new([-1], Order::C)))?;
+    let b = wide.install(|| x.t().reshape_owned(Np::new([-1], Order::C)))?;
+    assert_eq!(a, b);
+    // From inside parallel iterators: no deadlock, same results.
+    use rayon::prelude::*;
+    let outs: Vec<ArrayD<i64>> = (0..8)
+        .into_par_iter()
+        .map(|_| x.t().reshape_owned(Np::new([-1], Order::C)))
+        .collect::<Result<_, _>>()?;
+    assert!(outs.iter().all(|o| *o == a));
+    Ok(())
+}

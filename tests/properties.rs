@@ -1,0 +1,224 @@
+//! Property tests against oracles: ndarray's own `to_shape` for plain C and F reshapes, the
+//! stride solver for the view decision, and "never panics" for random specs of every dialect.
+
+use ndarray::{Array, ArrayD, ArrayView, Axis, IxDyn, Slice};
+use ndarray_reshape::layout::{resolve_order, view_strides};
+use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec};
+use proptest::prelude::*;
+
+type Infer<'a> = Box<dyn Fn() -> Result<Vec<usize>, ReshapeError> + 'a>;
+
+/// How to derive a strided view from a contiguous parent `0..n`.
+#[derive(Debug, Clone)]
+struct Recipe {
+    parent: Vec<usize>,
+    /// Broadcast the parent's axis `.0` (made length 1) to length `.1` (stride 0).
+    broadcast: Option<(usize, usize)>,
+    /// Per axis: start, end, step (either sign); clamped to the axis.
+    slices: Vec<(usize, usize, isize)>,
+    perm: Vec<usize>,
+    /// Index the first axis away (reaches 0-d and offset bases).
+    index_first: bool,
+}
+
+fn recipe() -> impl Strategy<Value = Recipe> {
+    (
+        prop::collection::vec(1usize..6, 0..5),
+        prop::option::of((0usize..8, 0usize..4)),
+    )
+        .prop_flat_map(|(parent, broadcast)| {
+            let n = parent.len();
+            let broadcast = broadcast
+                .filter(|_| n > 0)
+                .map(|(a, len)| (a % n.max(1), len));
+            (
+                Just(parent),
+                Just(broadcast),
+                prop::collection::vec(
+                    (0usize..6, 0usize..7, prop_oneof![-3isize..0, 1isize..4]),
+                    n,
+                ),
+                Just((0..n).collect::<Vec<_>>()).prop_shuffle(),
+                any::<bool>(),
+            )
+                .prop_map(|(parent, broadcast, slices, perm, index_first)| Recipe {
+                    parent,
+                    broadcast,
+                    slices,
+                    perm,
+                    index_first,
+                })
+        })
+}
+
+fn parent_array(r: &Recipe) -> ArrayD<i64> {
+    let mut shape = r.parent.clone();
+    if let Some((a, _)) = r.broadcast {
+        shape[a] = 1;
+    }
+    let n: usize = shape.iter().product();
+    Array::from_iter(0..n as i64)
+        .into_shape_with_order(IxDyn(&shape))
+        .unwrap()
+}
+
+fn build<'a>(base: &'a ArrayD<i64>, r: &Recipe) -> ArrayView<'a, i64, IxDyn> {
+    let mut v = match r.broadcast {
+        Some((a, len)) => {
+            let mut shape = base.shape().to_vec();
+            shape[a] = len;
+            base.broadcast(IxDyn(&shape)).unwrap()
+        }
+        None => base.view(),
+    };
+    for (k, &(s, e, step)) in r.slices.iter().enumerate() {
+        let len = v.len_of(Axis(k));
+        let s = s.min(len);
+        let e = e.clamp(s, len);
+        v.slice_axis_inplace(Axis(k), Slice::new(s as isize, Some(e as isize), step));
+    }
+    let mut v = v.permuted_axes(IxDyn(&r.perm));
+    if r.index_first && v.ndim() > 0 && v.len_of(Axis(0)) > 0 {
+        let last = v.len_of(Axis(0)) - 1;
+        v = v.index_axis_move(Axis(0), last);
+    }
+    v
+}
+
+/// A random target shape with the same size: factors of `size` spread over up to 5 dims, ones
+/// sprinkled in, and (for an empty input) a 0 and arbitrary other dims.
+fn target(size: usize, seed: &[usize]) -> Vec<usize> {
+    let mut dims = Vec::new();
+    let mut rest = size.max(1);
+    for &s in seed {
+        let divisors: Vec<usize> = (1..=rest).filter(|d| rest % d == 0).collect();
+        let d = divisors[s % divisors.len()];
+        dims.push(d);
+        rest /= d;
+    }
+    if rest > 1 || dims.is_empty() && size != 1 {
+        dims.push(rest);
+    }
+    if size == 0 {
+        let at = seed.first().copied().unwrap_or(0) % (dims.len() + 1);
+        dims.insert(at, 0);
+    }
+    dims
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Values equal ndarray's `to_shape` in the resolved order; a view exactly when the solver
+    /// says so, at the input's pointer; a copy contiguous in the reading order.
+    #[test]
+    fn reshape_matches_ndarray(r in recipe(), seed in prop::collection::vec(0usize..16, 0..5),
+                               infer in prop::option::of(0usize..6), order in 0u8..3) {
+        let base = parent_array(&r);
+        let x = build(&base, &r);
+        let new = target(x.len(), &seed);
+        let order = [Order::C, Order::F, Order::A][order as usize];
+        let mut spec: Vec<i64> = new.iter().map(|&d| d as i64).collect();
+        if let Some(i) = infer {
+            let others: usize = new.iter().enumerate().filter(|&(j, _)| j != i % new.len().max(1)).map(|(_, &d)| d).product();
+            if !new.is_empty() && others != 0 {
+                spec[i % new.len()] = -1;
+            }
+        }
+        let y = x.reshape_np(spec.as_slice(), order).unwrap();
+        prop_assert_eq!(y.shape(), new.as_slice());
+        let read = resolve_order(x.shape(), x.strides(), order);
+        let nd_order = if read == Order::F { ndarray::Order::ColumnMajor } else { ndarray::Order::RowMajor };
+        let want = x.to_shape((IxDyn(&new), nd_order)).unwrap();
+        prop_assert!(y.iter().eq(want.iter()), "values differ from to_shape");
+        let solver = view_strides(x.shape(), x.strides(), &new, order);
+        prop_assert_eq!(y.is_view(), solver.is_some());
+        if let Some(s) = solver {
+            if !x.is_empty() {
+                prop_assert_eq!(y.as_ptr(), x.as_ptr());
+                for (k, &d) in new.iter().enumerate() {
+                    if d > 1 { prop_assert_eq!(y.strides()[k], s[k]); }
+                }
+            }
+        } else {
+            let contiguous = if read == Order::F { y.t().is_standard_layout() } else { y.is_standard_layout() };
+            prop_assert!(contiguous);
+        }
+        // The strict view agrees; reshape_owned is always a fresh, equal, contiguous copy.
+        prop_assert_eq!(x.reshape_view(Np::new(spec.as_slice(), order)).is_ok(), y.is_view());
+        let o = x.reshape_owned(Np::new(spec.as_slice(), order)).unwrap();
+        prop_assert!(o.iter().eq(want.iter()));
+        let contiguous = if read == Order::F { o.t().is_standard_layout() } else { o.is_standard_layout() };
+        prop_assert!(contiguous);
+    }
+
+    /// MXNet and Paddle read in C order: the same engine, the same answers as `to_shape`.
+    #[test]
+    fn c_order_dialects_match_ndarray(r in recipe(), seed in prop::collection::vec(0usize..16, 0..5)) {
+        let base = parent_array(&r);
+        let x = build(&base, &r);
+        let new = target(x.len(), &seed);
+        let spec: Vec<i64> = new.iter().map(|&d| d as i64).collect();
+        let want = x.to_shape((IxDyn(&new), ndarray::Order::RowMajor)).unwrap();
+        let solver = view_strides(x.shape(), x.strides(), &new, Order::C).is_some();
+        // In MXNet and Paddle 0 means "copy a dim": only zero-free specs are literal here.
+        if !spec.contains(&0) {
+            let m = x.reshape_mx(spec.as_slice()).unwrap();
+            prop_assert!(m.iter().eq(want.iter()));
+            prop_assert_eq!(m.is_view(), solver);
+            let p = x.reshape_paddle(spec.as_slice()).unwrap();
+            prop_assert!(p.iter().eq(want.iter()));
+            prop_assert_eq!(p.is_view(), solver);
+        }
+        let l = x.reshape_like(&Array::<u8, _>::zeros(IxDyn(&new))).unwrap();
+        prop_assert!(l.iter().eq(want.iter()));
+    }
+
+    /// No spec of random i64 values (extremes included), on any input shape (huge dims
+    /// included), makes any dialect panic; `infer_shape` and the array method agree.
+    #[test]
+    fn random_specs_never_panic(
+        input in prop::collection::vec(prop_oneof![0usize..5, Just(usize::MAX), Just(1usize << 40)], 0..5),
+        spec in prop::collection::vec(prop_oneof![-7i64..8, Just(i64::MIN), Just(i64::MAX), Just(1i64 << 32), any::<i64>()], 0..7),
+        bounds in prop::array::uniform4(prop::option::of(-6i64..7)),
+        flag in any::<bool>(),
+    ) {
+        let specs: Vec<Infer> = vec![
+            Box::new(|| Mx::new(spec.as_slice()).reverse(flag).infer_shape(&input)),
+            Box::new(|| Mx::target_shape(spec.as_slice()).keep_highest(flag).infer_shape(&input)),
+            Box::new(|| Paddle::new(spec.as_slice()).infer_shape(&input)),
+            Box::new(|| Np::new(spec.as_slice(), Order::A).infer_shape(&input)),
+            Box::new(|| Like::new(spec.as_slice()).lhs(bounds[0], bounds[1]).rhs(bounds[2], bounds[3]).infer_shape(&input)),
+        ];
+        for f in &specs {
+            if let Ok(shape) = f() {
+                // A success has the input's element count.
+                let size = |s: &[usize]| s.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+                prop_assert_eq!(size(&shape), size(&input));
+            }
+        }
+        // The array methods on a real (small) input agree with infer_shape.
+        let small: Vec<usize> = input.iter().map(|&d| d.min(4)).collect();
+        let x = ArrayD::<u8>::zeros(IxDyn(&small));
+        let a = x.reshape_mx(Mx::new(spec.as_slice()).reverse(flag)).map(|y| y.shape().to_vec());
+        prop_assert_eq!(a, Mx::new(spec.as_slice()).reverse(flag).infer_shape(&small));
+        let p = x.reshape_paddle(spec.as_slice()).map(|y| y.shape().to_vec());
+        prop_assert_eq!(p, Paddle::new(spec.as_slice()).infer_shape(&small));
+        let n = x.reshape_np(spec.as_slice(), Order::F).map(|y| y.shape().to_vec());
+        prop_assert_eq!(n, Np::new(spec.as_slice(), Order::F).infer_shape(&small));
+    }
+
+    /// The solver never panics on arbitrary shapes and strides, and agrees with itself on sizes.
+    #[test]
+    fn solver_never_panics(
+        shape in prop::collection::vec(prop_oneof![0usize..5, Just(usize::MAX)], 0..5),
+        strides in prop::collection::vec(prop_oneof![-5isize..6, Just(isize::MIN), Just(isize::MAX)], 0..5),
+        new in prop::collection::vec(prop_oneof![0usize..7, Just(usize::MAX)], 0..5),
+        order in 0u8..3,
+    ) {
+        let order = [Order::C, Order::F, Order::A][order as usize];
+        if let Some(s) = view_strides(&shape, &strides, &new, order) {
+            prop_assert_eq!(s.len(), new.len());
+        }
+    }
+}
