@@ -87,14 +87,7 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
     strides: &[isize],
 ) -> Array<A, IxDyn> {
     let empty = a.is_empty();
-    // Offset (<= 0) from the logical first element to the lowest address the array touches.
-    let to_low: isize = a
-        .shape()
-        .iter()
-        .zip(a.strides())
-        .filter(|&(&d, &s)| s < 0 && d > 1)
-        .map(|(&d, &s)| s * (d as isize - 1))
-        .sum();
+    let to_low = crate::layout::low_offset(a.shape(), a.strides());
     let (mut vec, offset) = a.into_raw_vec_and_offset();
     if empty {
         let zeros = IxDyn(&vec![0; shape.len()]);

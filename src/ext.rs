@@ -57,20 +57,14 @@ fn strict_plan<P: ShapeSpec + ?Sized>(
     }
 }
 
-/// The low-address pointer and non-negative strides of a signed layout, plus the axes to
-/// invert afterwards. Length-0 or length-1 axes never move the pointer.
+/// The offset to the lowest address, the non-negative strides, and the axes to invert after
+/// building a view from the lowest address.
 fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, Vec<usize>, Vec<usize>) {
-    let mut low = 0isize;
-    let mut abs = Vec::with_capacity(strides.len());
-    let mut invert = Vec::new();
-    for (i, (&d, &s)) in shape.iter().zip(strides).enumerate() {
-        if s < 0 && d > 1 {
-            low += s * (d as isize - 1);
-            invert.push(i);
-        }
-        abs.push(s.unsigned_abs());
-    }
-    (low, abs, invert)
+    let abs = strides.iter().map(|s| s.unsigned_abs()).collect();
+    let invert = (0..shape.len())
+        .filter(|&i| strides[i] < 0 && shape[i] > 1)
+        .collect();
+    (crate::layout::low_offset(shape, strides), abs, invert)
 }
 
 /// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`).

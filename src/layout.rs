@@ -125,6 +125,17 @@ pub fn contiguous_strides(shape: &[usize], order: Order) -> Vec<isize> {
     strides
 }
 
+/// The offset (`<= 0`, in elements) from the element at index `[0, ..., 0]` to the lowest address
+/// a non-empty layout touches: the sum of `stride * (len - 1)` over negative strides.
+pub(crate) fn low_offset(shape: &[usize], strides: &[isize]) -> isize {
+    shape
+        .iter()
+        .zip(strides)
+        .filter(|&(&d, &s)| s < 0 && d > 1)
+        .map(|(&d, &s)| s * (d as isize - 1))
+        .sum()
+}
+
 /// The strides that make `new_shape` a view of an array with `shape` and `strides`, read in
 /// `order`, or `None` when the reshape needs a copy (or the sizes differ).
 ///

@@ -294,6 +294,18 @@ fn paddle() {
     });
 }
 
+/// Where a NumPy case's layout starts in `base` (its lowest address) and its absolute strides.
+fn numpy_layout(shape: &[usize], strides: &[isize], offset: usize) -> (usize, Vec<usize>) {
+    let low: isize = shape
+        .iter()
+        .zip(strides)
+        .filter(|(&d, &s)| s < 0 && d > 1)
+        .map(|(&d, &s)| s * (d as isize - 1))
+        .sum();
+    let abs = strides.iter().map(|s| s.unsigned_abs()).collect();
+    ((offset as isize + low) as usize, abs)
+}
+
 /// The input of a NumPy case: a view into `0..base_len` with signed strides at `offset`.
 /// An empty input addresses nothing, so it is built with ndarray's default (zero) strides.
 fn numpy_input<'a>(
@@ -306,14 +318,7 @@ fn numpy_input<'a>(
         return ArrayView::from_shape(IxDyn(shape), &base[offset.min(base.len())..])
             .expect("empty input");
     }
-    let low: isize = shape
-        .iter()
-        .zip(strides)
-        .filter(|(&d, &s)| s < 0 && d > 1)
-        .map(|(&d, &s)| s * (d as isize - 1))
-        .sum();
-    let start = (offset as isize + low) as usize;
-    let abs: Vec<usize> = strides.iter().map(|s| s.unsigned_abs()).collect();
+    let (start, abs) = numpy_layout(shape, strides, offset);
     let mut v = ArrayView::from_shape(IxDyn(shape).strides(IxDyn(&abs)), &base[start..])
         .expect("input layout");
     for (i, &s) in strides.iter().enumerate() {
@@ -324,6 +329,7 @@ fn numpy_input<'a>(
     v
 }
 
+/// The same input, mutable, where it can be (no broadcast axes, not empty).
 fn numpy_input_mut<'a>(
     base: &'a mut [i64],
     shape: &[usize],
@@ -333,14 +339,7 @@ fn numpy_input_mut<'a>(
     if shape.iter().zip(strides).any(|(&d, &s)| s == 0 && d > 1) || shape.contains(&0) {
         return None;
     }
-    let low: isize = shape
-        .iter()
-        .zip(strides)
-        .filter(|(&d, &s)| s < 0 && d > 1)
-        .map(|(&d, &s)| s * (d as isize - 1))
-        .sum();
-    let start = (offset as isize + low) as usize;
-    let abs: Vec<usize> = strides.iter().map(|s| s.unsigned_abs()).collect();
+    let (start, abs) = numpy_layout(shape, strides, offset);
     let mut v =
         ArrayViewMut::from_shape(IxDyn(shape).strides(IxDyn(&abs)), &mut base[start..]).ok()?;
     for (i, &s) in strides.iter().enumerate() {
