@@ -6,7 +6,10 @@ use ndarray::{
 };
 
 use crate::error::{ErrorContext, ReshapeError, Rule};
-use crate::layout::{resolve_order, view_strides, Order};
+use crate::layout::{
+    fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order, solve, Order,
+};
+use crate::small::Small;
 use crate::spec::{IntoSpec, ShapeSpec, SpecValues};
 use crate::{IntoLike, Mx, Np, Paddle};
 
@@ -17,23 +20,37 @@ mod sealed {
 /// What a reshape will do: the target shape, the resolved reading order (`C` or `F`), and the
 /// view strides if no copy is needed.
 pub(crate) struct Plan {
-    pub shape: Vec<usize>,
+    pub shape: Small<usize>,
     pub order: Order,
-    pub strides: Option<Vec<isize>>,
+    pub strides: Option<Small<isize>>,
 }
 
+#[inline]
 pub(crate) fn plan<P: ShapeSpec + ?Sized>(
     spec: &P,
     shape: &[usize],
     strides: &[isize],
 ) -> Result<Plan, ReshapeError> {
-    let new = spec.infer_shape(shape)?;
+    let new = spec.infer_dims(shape)?;
     let order = resolve_order(shape, strides, spec.order());
-    let view = view_strides(shape, strides, &new, order);
+    let mut view = Small::filled(0isize, new.len());
+    let contiguous = match order {
+        Order::F => is_f_contiguous(shape, strides),
+        _ => is_c_contiguous(shape, strides),
+    };
+    let is_view = if contiguous && !shape.contains(&0) {
+        // Contiguous in the reading order: the view has the contiguous strides of the new shape
+        // (what the solver would find, length-1 axes included).
+        fill_contiguous_strides(&new, order, &mut view);
+        true
+    } else {
+        // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
+        solve(shape, strides, &new, order, shape.contains(&0), &mut view)
+    };
     Ok(Plan {
         shape: new,
         order,
-        strides: view,
+        strides: is_view.then_some(view),
     })
 }
 
@@ -42,7 +59,7 @@ fn strict_plan<P: ShapeSpec + ?Sized>(
     spec: &P,
     shape: &[usize],
     strides: &[isize],
-) -> Result<(Vec<usize>, Vec<isize>), ReshapeError> {
+) -> Result<(Small<usize>, Small<isize>), ReshapeError> {
     let p = plan(spec, shape, strides)?;
     match p.strides {
         Some(s) => Ok((p.shape, s)),
@@ -51,20 +68,27 @@ fn strict_plan<P: ShapeSpec + ?Sized>(
             shape,
             &format!(
                 "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
-                p.shape, p.order
+                &*p.shape, p.order
             ),
         )),
     }
 }
 
-/// The offset to the lowest address, the non-negative strides, and the axes to invert after
-/// building a view from the lowest address.
-fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, Vec<usize>, Vec<usize>) {
-    let abs = strides.iter().map(|s| s.unsigned_abs()).collect();
-    let invert = (0..shape.len())
-        .filter(|&i| strides[i] < 0 && shape[i] > 1)
-        .collect();
-    (crate::layout::low_offset(shape, strides), abs, invert)
+/// A signed layout as ndarray wants it: the offset from the first element to the lowest
+/// address, the non-negative strides, and whether any axis must be inverted afterwards.
+#[inline]
+fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
+    let mut low = 0isize;
+    let mut negative = false;
+    let mut abs = IxDyn::zeros(strides.len());
+    for (i, (&s, &d)) in strides.iter().zip(shape).enumerate() {
+        abs[i] = s.unsigned_abs();
+        if s < 0 && d > 1 {
+            low += s * (d as isize - 1);
+            negative = true;
+        }
+    }
+    (low, abs, negative)
 }
 
 /// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`).
@@ -74,6 +98,7 @@ fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, Vec<usize>, Ve
 /// `ptr` must be the non-null, aligned data pointer of a live array, and every index within
 /// `shape` must address, through `strides`, an element of it that is readable for `'a` (as when
 /// the layout is a solver reshape of that array), or the shape must be empty.
+#[inline]
 pub(crate) unsafe fn view_from_parts<'a, A>(
     ptr: *const A,
     shape: &[usize],
@@ -82,16 +107,20 @@ pub(crate) unsafe fn view_from_parts<'a, A>(
     if shape.contains(&0) {
         // SAFETY: with ndarray's default strides (all zero for an empty shape) no element is
         // addressed and the pointer is never offset; `ptr` is non-null and aligned.
-        return unsafe { RawArrayView::from_shape_ptr(IxDyn(shape), ptr).deref_into_view() };
+        return unsafe { ArrayView::from_shape_ptr(IxDyn(shape), ptr) };
     }
-    let (low, abs, invert) = unsigned_layout(shape, strides);
+    let (low, abs, negative) = unsigned_layout(shape, strides);
+    if !negative {
+        // SAFETY: non-negative strides addressing live elements readable for `'a`.
+        return unsafe { ArrayView::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
+    }
     // SAFETY: every element of the layout lies in the live array; `low` (<= 0) is the offset
     // of the lowest of them, so `base` and every offset from it by the non-negative strides
     // stay inside it. Inverting the axes brings the logical first element back to `ptr`.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayView::from_shape_ptr(IxDyn(shape).strides(IxDyn(&abs)), base);
-        for &i in &invert {
+        let mut raw = RawArrayView::from_shape_ptr(IxDyn(shape).strides(abs), base);
+        for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
         raw
@@ -106,6 +135,7 @@ pub(crate) unsafe fn view_from_parts<'a, A>(
 ///
 /// As [`view_from_parts`], and the elements must be writable and not otherwise accessed for
 /// `'a`, each addressed by one index only.
+#[inline]
 pub(crate) unsafe fn view_mut_from_parts<'a, A>(
     ptr: *mut A,
     shape: &[usize],
@@ -113,14 +143,18 @@ pub(crate) unsafe fn view_mut_from_parts<'a, A>(
 ) -> ArrayViewMut<'a, A, IxDyn> {
     if shape.contains(&0) {
         // SAFETY: as in `view_from_parts`: default (zero) strides on an empty shape.
-        return unsafe { RawArrayViewMut::from_shape_ptr(IxDyn(shape), ptr).deref_into_view_mut() };
+        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape), ptr) };
     }
-    let (low, abs, invert) = unsigned_layout(shape, strides);
+    let (low, abs, negative) = unsigned_layout(shape, strides);
+    if !negative {
+        // SAFETY: non-negative strides addressing live, unaliased, writable elements for `'a`.
+        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
+    }
     // SAFETY: as in `view_from_parts`; uniqueness of the elements is the caller's contract.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(IxDyn(&abs)), base);
-        for &i in &invert {
+        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), base);
+        for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
         raw

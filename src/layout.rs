@@ -52,6 +52,7 @@ impl From<ndarray::Order> for Order {
 /// assert!(!is_c_contiguous(&[2, 3], &[1, 2]));
 /// assert!(is_c_contiguous(&[2, 0], &[7, 7]));
 /// ```
+#[inline]
 pub fn is_c_contiguous(shape: &[usize], strides: &[isize]) -> bool {
     contiguous(shape.iter().rev().zip(strides.iter().rev()), shape)
 }
@@ -64,21 +65,25 @@ pub fn is_c_contiguous(shape: &[usize], strides: &[isize]) -> bool {
 /// assert!(is_f_contiguous(&[5], &[1]));
 /// assert!(!is_f_contiguous(&[2, 3], &[3, 1]));
 /// ```
+#[inline]
 pub fn is_f_contiguous(shape: &[usize], strides: &[isize]) -> bool {
     contiguous(shape.iter().zip(strides.iter()), shape)
 }
 
+#[inline]
 fn contiguous<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>, shape: &[usize]) -> bool {
     if shape.contains(&0) {
         return true;
     }
-    let mut expected: i128 = 1;
+    // `expected` is a product of dims of a non-empty layout; once it no longer fits in isize no
+    // stride can equal it, so the layout is contiguous only if no longer axis follows.
+    let mut expected: Option<isize> = Some(1);
     for (&d, &s) in axes {
         if d != 1 {
-            if s as i128 != expected {
+            if Some(s) != expected {
                 return false;
             }
-            expected *= d as i128;
+            expected = expected.and_then(|e| e.checked_mul(d as isize));
         }
     }
     true
@@ -93,6 +98,7 @@ fn contiguous<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>, shape: &[u
 /// assert_eq!(resolve_order(&[6], &[1], Order::A), Order::C);
 /// assert_eq!(resolve_order(&[2, 3], &[1, 2], Order::C), Order::C);
 /// ```
+#[inline]
 pub fn resolve_order(shape: &[usize], strides: &[isize], order: Order) -> Order {
     match order {
         Order::A if is_f_contiguous(shape, strides) && !is_c_contiguous(shape, strides) => Order::F,
@@ -110,19 +116,26 @@ pub fn resolve_order(shape: &[usize], strides: &[isize], order: Order) -> Order 
 /// ```
 pub fn contiguous_strides(shape: &[usize], order: Order) -> Vec<isize> {
     let mut strides = vec![0isize; shape.len()];
+    fill_contiguous_strides(shape, order, &mut strides);
+    strides
+}
+
+/// [`contiguous_strides`] into `out` (as long as `shape`). All zero for an empty shape.
+#[inline]
+pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [isize]) {
     if shape.contains(&0) {
-        return strides;
+        out.iter_mut().for_each(|s| *s = 0);
+        return;
     }
     let mut acc: isize = 1;
     let mut set = |i: usize| {
-        strides[i] = acc;
+        out[i] = acc;
         acc = acc.wrapping_mul(shape[i] as isize);
     };
     match order {
         Order::F => (0..shape.len()).for_each(&mut set),
         _ => (0..shape.len()).rev().for_each(&mut set),
     }
-    strides
 }
 
 /// The offset (`<= 0`, in elements) from the element at index `[0, ..., 0]` to the lowest address
@@ -179,85 +192,113 @@ pub(crate) fn view_strides_into(
     if shape.len() != strides.len() || out.len() != new_shape.len() {
         return false;
     }
-    let size = crate::spec::checked_size(shape.iter().map(|&d| d as u128));
-    let new_size = crate::spec::checked_size(new_shape.iter().map(|&d| d as u128));
+    let size = crate::spec::checked_size(shape.iter().copied());
+    let new_size = crate::spec::checked_size(new_shape.iter().copied());
     if size.is_none() || size != new_size {
         return false;
     }
-    if size == Some(0) {
+    let order = resolve_order(shape, strides, order);
+    solve(shape, strides, new_shape, order, size == Some(0), out)
+}
+
+/// The solver proper. The sizes of `shape` and `new_shape` must be equal (and bounded),
+/// `order` resolved (`C` or `F`), `empty` whether that size is 0, and `out` as long as
+/// `new_shape`.
+#[inline]
+pub(crate) fn solve(
+    shape: &[usize],
+    strides: &[isize],
+    new_shape: &[usize],
+    order: Order,
+    empty: bool,
+    out: &mut [isize],
+) -> bool {
+    if empty {
         out.iter_mut().for_each(|s| *s = 0);
         return true;
     }
-    let f = resolve_order(shape, strides, order) == Order::F;
-    // The input without its length-1 axes.
-    let old: Vec<(u128, i128)> = shape
-        .iter()
-        .zip(strides)
-        .filter(|(&d, _)| d != 1)
-        .map(|(&d, &s)| (d as u128, s as i128))
-        .collect();
-    let new: &[usize] = new_shape;
-    let (oldnd, newnd) = (old.len(), new.len());
-    let (mut oi, mut oj, mut ni, mut nj) = (0usize, 1usize, 0usize, 1usize);
-    let mut wide = vec![0i128; newnd];
-    while ni < newnd && oi < oldnd {
-        let mut np = new[ni] as u128;
-        let mut op = old[oi].0;
+    let f = order == Order::F;
+    // The input's length-1 axes are skipped: `next(i)` is the first axis at or after `i` that
+    // is longer than 1. Every product of dims below stays within the (bounded) size; strides
+    // are multiplied checked, and a stride that does not fit in isize means no view.
+    let ond = shape.len();
+    let next = |mut i: usize| {
+        while i < ond && shape[i] == 1 {
+            i += 1;
+        }
+        i
+    };
+    let new = new_shape;
+    let newnd = new.len();
+    let mut ni = 0usize;
+    let mut oi = next(0);
+    while ni < newnd && oi < ond {
+        // Grow the groups new[ni..nj] and old[oi..oj] (skipping 1s) until their products agree.
+        let mut nj = ni + 1;
+        let mut oj = next(oi + 1);
+        let mut np = new[ni];
+        let mut op = shape[oi];
         while np != op {
             if np < op {
                 if nj >= newnd {
                     return false;
                 }
-                np *= new[nj] as u128;
+                np *= new[nj];
                 nj += 1;
             } else {
-                if oj >= oldnd {
+                if oj >= ond {
                     return false;
                 }
-                op *= old[oj].0;
-                oj += 1;
+                op *= shape[oj];
+                oj = next(oj + 1);
             }
         }
-        // The input axes oi..oj must be evenly spaced in the reading order.
-        for ok in oi..oj - 1 {
+        // The input axes of the group must be evenly spaced in the reading order.
+        let mut prev = oi;
+        let mut k = next(oi + 1);
+        while k < oj {
             let joined = if f {
-                old[ok + 1].1 == old[ok].0 as i128 * old[ok].1
+                Some(strides[k]) == (shape[prev] as isize).checked_mul(strides[prev])
             } else {
-                old[ok].1 == old[ok + 1].0 as i128 * old[ok + 1].1
+                Some(strides[prev]) == (shape[k] as isize).checked_mul(strides[k])
             };
             if !joined {
                 return false;
             }
+            prev = k;
+            k = next(k + 1);
         }
+        // The strides of the new axes ni..nj, written straight into `out`.
         if f {
-            wide[ni] = old[oi].1;
+            out[ni] = strides[oi];
             for nk in ni + 1..nj {
-                wide[nk] = wide[nk - 1] * new[nk - 1] as i128;
+                match out[nk - 1].checked_mul(new[nk - 1] as isize) {
+                    Some(w) => out[nk] = w,
+                    None => return false,
+                }
             }
         } else {
-            wide[nj - 1] = old[oj - 1].1;
+            out[nj - 1] = strides[prev];
             for nk in (ni + 1..nj).rev() {
-                wide[nk - 1] = wide[nk] * new[nk] as i128;
+                match out[nk].checked_mul(new[nk] as isize) {
+                    Some(w) => out[nk - 1] = w,
+                    None => return false,
+                }
             }
         }
         ni = nj;
-        nj += 1;
         oi = oj;
-        oj += 1;
     }
     // Trailing length-1 axes of the new shape.
-    let mut last = if ni >= 1 { wide[ni - 1] } else { 1 };
+    let mut last = if ni >= 1 { out[ni - 1] } else { 1 };
     if f && ni >= 1 {
-        last *= new[ni - 1] as i128;
-    }
-    for w in wide.iter_mut().skip(ni) {
-        *w = last;
-    }
-    for (o, &w) in out.iter_mut().zip(&wide) {
-        match isize::try_from(w) {
-            Ok(w) => *o = w,
-            Err(_) => return false,
+        match last.checked_mul(new[ni - 1] as isize) {
+            Some(l) => last = l,
+            None => return false,
         }
+    }
+    for w in out.iter_mut().skip(ni) {
+        *w = last;
     }
     true
 }

@@ -82,6 +82,7 @@ pub mod error;
 mod ext;
 pub mod fluid;
 pub mod layout;
+mod small;
 mod spec;
 
 pub use error::{Dialect, ErrorContext, ReshapeError};

@@ -247,3 +247,28 @@ fn the_caller_rayon_pool_is_used_and_results_do_not_depend_on_it() -> R {
     assert!(outs.iter().all(|o| *o == a));
     Ok(())
 }
+
+#[test]
+fn high_rank_arrays_spill_past_the_inline_buffers() -> R {
+    // 12 axes of length 2: shapes, strides and specs longer than the 8 kept inline.
+    let x = Array::from_iter(0..4096i64)
+        .into_shape_with_order(IxDyn(&[2; 12]))
+        .unwrap();
+    let spec: Vec<i64> = [4; 6].to_vec();
+    let v = x.reshape_mx(spec.as_slice())?;
+    assert!(v.is_view() && v.shape() == [4; 6] && v.iter().eq(x.iter()));
+    let back = v.reshape_np([2i64; 12], Order::C)?;
+    assert!(back.is_view() && back.iter().eq(x.iter()));
+    // Reversed axes: a copy through the tiled kernel, equal to ndarray's.
+    let t = x.t();
+    let c = t.reshape_np([-1i64, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2], Order::C)?;
+    assert!(!c.is_view());
+    assert_eq!(c.shape()[0], 4);
+    assert!(c.iter().eq(t
+        .to_shape((IxDyn(c.shape()), ndarray::Order::C))
+        .unwrap()
+        .iter()));
+    let e = x.reshape_paddle([3i64; 9]).unwrap_err();
+    assert_eq!(e.category(), "size_mismatch");
+    Ok(())
+}

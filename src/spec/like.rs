@@ -8,6 +8,7 @@ use super::{
     checked_size, fmt_range, input_size, with_context, Sealed, ShapeSpec, SpecList, SpecValues,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::small::Small;
 
 /// An MXNet `reshape_like` spec: take (part of) the shape of another array.
 ///
@@ -144,14 +145,15 @@ impl ShapeSpec for Like {
         (Dialect::Like, self.to_string())
     }
 
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+    #[inline]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
         self.infer(input)
             .map_err(|f| with_context(f, Dialect::Like, input, self))
     }
 }
 
 impl Like {
-    fn infer(&self, lhs: &[usize]) -> Result<Vec<usize>, Fail> {
+    fn infer(&self, lhs: &[usize]) -> Result<Small<usize>, Fail> {
         let rhs_vals = self.rhs.values()?;
         if let Some(p) = rhs_vals.iter().position(|&d| d < 0) {
             return Err(Fail::at(
@@ -173,9 +175,9 @@ impl Like {
         };
         let dims = lhs[..lb]
             .iter()
-            .map(|&d| d as u128)
-            .chain(rhs_vals[rb..re].iter().map(|&d| d as u128))
-            .chain(lhs[le..].iter().map(|&d| d as u128));
+            .copied()
+            .chain(rhs_vals[rb..re].iter().map(|&d| super::dim_of(d)))
+            .chain(lhs[le..].iter().copied());
         let size = input_size(lhs)?;
         let out_size = checked_size(dims.clone()).ok_or_else(|| {
             Fail::whole(
@@ -192,8 +194,7 @@ impl Like {
                 ),
             ));
         }
-        // Each dim is at most the bounded product: the conversion is exact.
-        Ok(dims.map(|d| d as usize).collect())
+        Ok(dims.collect())
     }
 }
 

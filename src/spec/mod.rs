@@ -10,6 +10,7 @@ use ndarray::{ArrayBase, Data, Dimension};
 
 use crate::error::{ErrorContext, Fail, ReshapeError, Rule};
 use crate::layout::Order;
+use crate::small::Small;
 
 pub(crate) mod like;
 pub(crate) mod mx;
@@ -18,7 +19,7 @@ pub(crate) mod paddle;
 
 /// The largest element count (and the largest product of non-zero dims) an `ndarray` shape may
 /// have: `isize::MAX`.
-pub(crate) const LIMIT: u128 = isize::MAX as u128;
+pub(crate) const LIMIT: usize = isize::MAX as usize;
 
 mod sealed {
     pub trait Sealed {}
@@ -48,7 +49,14 @@ pub trait ShapeSpec: Sealed {
     ///
     /// The [`ReshapeError`] variant of the first rule the spec breaks for this input, in the
     /// dialect's order (see each spec type).
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError>;
+    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+        self.infer_dims(input).map(|d| d.to_vec())
+    }
+
+    /// [`infer_shape`](Self::infer_shape) into a small inline buffer (no allocation for up to
+    /// 8 dims): the view path uses this.
+    #[doc(hidden)]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError>;
 
     /// The requested reading order. [`Order::C`] for every dialect but NumPy's.
     ///
@@ -68,8 +76,8 @@ pub trait ShapeSpec: Sealed {
 
 impl<T: ShapeSpec + ?Sized> Sealed for &T {}
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
-        (**self).infer_shape(input)
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
+        (**self).infer_dims(input)
     }
     fn order(&self) -> Order {
         (**self).order()
@@ -193,7 +201,7 @@ where
 /// The spec values of any dialect, converted to `i64` (or the first entry that could not be).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecList {
-    vals: Vec<i64>,
+    vals: Small<i64>,
     bad: Option<Box<BadEntry>>,
 }
 
@@ -208,40 +216,38 @@ struct BadEntry {
 impl SpecList {
     fn from_iter<'a, T: SpecInt + 'a>(it: impl IntoIterator<Item = &'a T>) -> Self {
         let it = it.into_iter();
-        let mut vals = Vec::with_capacity(it.size_hint().0);
-        let mut bad = None;
-        let mut all: Vec<&T> = Vec::new();
+        let mut vals = Small::with_capacity(it.size_hint().0);
+        let mut bad: Option<Box<BadEntry>> = None;
         for (i, v) in it.enumerate() {
-            all.push(v);
-            match v.to_spec() {
-                Ok(x) => vals.push(x),
-                Err(e) => {
+            match (v.to_spec(), &mut bad) {
+                (Ok(x), None) => vals.push(x),
+                (Err(e), None) => {
+                    // The first bad entry: from here on, also keep the spec as written.
+                    let mut written: Vec<String> = vals.iter().map(i64::to_string).collect();
+                    written.push(v.written());
                     vals.push(0);
-                    if bad.is_none() {
-                        bad = Some((i, e.rule, e.detail));
-                    }
+                    bad = Some(Box::new(BadEntry {
+                        position: i,
+                        rule: e.rule,
+                        detail: e.detail,
+                        written: written.join(", "),
+                    }));
+                }
+                (r, Some(b)) => {
+                    vals.push(r.unwrap_or(0));
+                    b.written.push_str(", ");
+                    b.written.push_str(&v.written());
                 }
             }
         }
-        let bad = bad.map(|(position, rule, detail)| {
-            let written = format!(
-                "[{}]",
-                all.iter()
-                    .map(|v| v.written())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            Box::new(BadEntry {
-                position,
-                rule,
-                detail,
-                written,
-            })
-        });
+        if let Some(b) = &mut bad {
+            b.written = format!("[{}]", b.written);
+        }
         SpecList { vals, bad }
     }
 
     /// The values, or the failure of the first entry that could not be converted.
+    #[inline]
     pub(crate) fn values(&self) -> Result<&[i64], Fail> {
         match &self.bad {
             None => Ok(&self.vals),
@@ -254,7 +260,7 @@ impl fmt::Display for SpecList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.bad {
             Some(b) => f.write_str(&b.written),
-            None => write!(f, "{:?}", self.vals),
+            None => write!(f, "{:?}", &*self.vals),
         }
     }
 }
@@ -319,7 +325,7 @@ where
     fn into_spec_list(self) -> SpecList {
         if self.ndim() != 1 {
             return SpecList {
-                vals: Vec::new(),
+                vals: Small::new(),
                 bad: Some(Box::new(BadEntry {
                     position: 0,
                     rule: Rule::BadShapeTensor,
@@ -366,8 +372,9 @@ pub(crate) fn with_context(
 
 /// The element count of a shape, or `None` when the product of its non-zero dims exceeds
 /// [`LIMIT`].
-pub(crate) fn checked_size(dims: impl IntoIterator<Item = u128>) -> Option<u128> {
-    let mut nonzero: u128 = 1;
+#[inline]
+pub(crate) fn checked_size(dims: impl IntoIterator<Item = usize>) -> Option<usize> {
+    let mut nonzero: usize = 1;
     let mut zero = false;
     for d in dims {
         if d == 0 {
@@ -380,8 +387,9 @@ pub(crate) fn checked_size(dims: impl IntoIterator<Item = u128>) -> Option<u128>
 }
 
 /// The size of an input shape, or an `overflow` failure.
-pub(crate) fn input_size(input: &[usize]) -> Result<u128, Fail> {
-    checked_size(input.iter().map(|&d| d as u128)).ok_or_else(|| {
+#[inline]
+pub(crate) fn input_size(input: &[usize]) -> Result<usize, Fail> {
+    checked_size(input.iter().copied()).ok_or_else(|| {
         Fail::whole(
             Rule::Overflow,
             format!("the input's dims multiply past {}", isize::MAX),
@@ -389,41 +397,50 @@ pub(crate) fn input_size(input: &[usize]) -> Result<u128, Fail> {
     })
 }
 
-/// An output shape under construction: dims, the spec position each came from, and the slot of
-/// the `-1` to infer.
+/// A positive spec value as a dim; one that does not fit in `usize` saturates (and is then
+/// reported as `overflow`, since it exceeds [`LIMIT`]).
+#[inline]
+pub(crate) fn dim_of(v: i64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+/// An output shape under construction, and the slot of the `-1` to infer.
+///
+/// Failures from [`finish`](Self::finish) carry the *output index* as their position; dialects
+/// whose output index is not the spec index (MXNet) map it back.
 #[derive(Debug, Default)]
 pub(crate) struct Out {
-    pub dims: Vec<u128>,
-    pub src: Vec<usize>,
+    pub dims: Small<usize>,
     pub infer: Option<usize>,
 }
 
 impl Out {
+    #[inline]
     pub(crate) fn with_capacity(n: usize) -> Self {
         Out {
-            dims: Vec::with_capacity(n),
-            src: Vec::with_capacity(n),
+            dims: Small::with_capacity(n),
             infer: None,
         }
     }
 
     #[inline]
-    pub(crate) fn push(&mut self, d: u128, pos: usize) {
+    pub(crate) fn push(&mut self, d: usize) {
         self.dims.push(d);
-        self.src.push(pos);
     }
 
     /// Push the slot of the `-1`.
-    pub(crate) fn push_infer(&mut self, pos: usize) {
+    #[inline]
+    pub(crate) fn push_infer(&mut self) {
         self.infer = Some(self.dims.len());
-        self.push(1, pos);
+        self.dims.push(1);
     }
 
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
-    pub(crate) fn finish(mut self, size: u128) -> Result<Vec<usize>, Fail> {
+    #[inline]
+    pub(crate) fn finish(mut self, size: usize) -> Result<Small<usize>, Fail> {
         // overflow: the product of the known non-zero dims.
-        let mut nonzero: u128 = 1;
+        let mut nonzero: usize = 1;
         let mut zero = false;
         for (i, &d) in self.dims.iter().enumerate() {
             if Some(i) == self.infer {
@@ -437,7 +454,7 @@ impl Out {
                     None => {
                         return Err(Fail::at(
                             Rule::Overflow,
-                            self.src[i],
+                            i,
                             format!("the output dims multiply past {}", isize::MAX),
                         ))
                     }
@@ -446,18 +463,17 @@ impl Out {
         }
         let known = if zero { 0 } else { nonzero };
         if let Some(slot) = self.infer {
-            let pos = self.src[slot];
             if known == 0 {
                 return Err(Fail::at(
                     Rule::InferZeroProduct,
-                    pos,
+                    slot,
                     "the other dims multiply to 0, so -1 cannot be inferred",
                 ));
             }
             if size % known != 0 {
                 return Err(Fail::at(
                     Rule::InferNotDivisible,
-                    pos,
+                    slot,
                     format!(
                         "the other dims multiply to {known}, which does not divide the size {size}"
                     ),
@@ -469,13 +485,11 @@ impl Out {
                 Rule::SizeMismatch,
                 format!(
                     "the output shape {:?} has {known} elements, the input {size}",
-                    self.dims
+                    &*self.dims
                 ),
             ));
         }
-        // Every dim is now at most LIMIT (a non-zero product within LIMIT bounds each factor;
-        // the inferred dim is at most `size`), so the conversion cannot fail.
-        Ok(self.dims.iter().map(|&d| d as usize).collect())
+        Ok(self.dims)
     }
 }
 
@@ -491,9 +505,9 @@ mod tests {
 
     #[test]
     fn checked_size_skips_zeros_and_bounds_the_rest() {
-        assert_eq!(checked_size([2u128, 3, 4]), Some(24));
-        assert_eq!(checked_size([0u128, usize::MAX as u128 / 2]), Some(0));
-        assert_eq!(checked_size([0u128, usize::MAX as u128]), None);
+        assert_eq!(checked_size([2, 3, 4]), Some(24));
+        assert_eq!(checked_size([0, usize::MAX / 2]), Some(0));
+        assert_eq!(checked_size([0, usize::MAX]), None);
         assert_eq!(checked_size([]), Some(1));
     }
 
@@ -518,19 +532,19 @@ mod tests {
     #[test]
     fn finish_reports_in_order() {
         let mut o = Out::default();
-        o.push(LIMIT, 0);
-        o.push(2, 1);
+        o.push(LIMIT);
+        o.push(2);
         assert_eq!(o.finish(0).unwrap_err().rule, Rule::Overflow);
         let mut o = Out::default();
-        o.push(0, 0);
-        o.push_infer(1);
+        o.push(0);
+        o.push_infer();
         assert_eq!(o.finish(0).unwrap_err().rule, Rule::InferZeroProduct);
         let mut o = Out::default();
-        o.push(5, 0);
-        o.push_infer(1);
+        o.push(5);
+        o.push_infer();
         assert_eq!(o.finish(6).unwrap_err().rule, Rule::InferNotDivisible);
         let mut o = Out::default();
-        o.push(5, 0);
+        o.push(5);
         assert_eq!(o.finish(6).unwrap_err().rule, Rule::SizeMismatch);
     }
 }

@@ -3,8 +3,11 @@
 
 use std::fmt;
 
-use super::{input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{
+    dim_of, input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues,
+};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::small::Small;
 
 /// An MXNet `Reshape` spec (`shape`, `reverse`), as in MXNet 1.9.1 with zero-size dims real
 /// (its NumPy-shape mode).
@@ -130,7 +133,8 @@ impl ShapeSpec for Mx {
         (Dialect::Mx, self.to_string())
     }
 
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+    #[inline]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse))
@@ -150,25 +154,28 @@ fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, usize) + '_ {
     }
 }
 
-fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fail> {
+fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Small<usize>, Fail> {
     let n = spec.len();
     let at = reading(spec, reverse);
-    let dim = |k: usize| -> u128 {
+    let dim = |k: usize| -> usize {
         if reverse {
-            input[input.len() - 1 - k] as u128
+            input[input.len() - 1 - k]
         } else {
-            input[k] as u128
+            input[k]
         }
     };
     let rank = input.len();
     let mut out = Out::with_capacity(n + rank);
+    // The written-spec position each output dim comes from, to report errors there.
+    let mut src: Small<usize> = Small::with_capacity(n + rank);
     let mut pos = 0usize; // read position in the input dims
     let mut i = 0usize;
     while i < n {
         let (v, p) = at(i);
         match v {
             d if d > 0 => {
-                out.push(d as u128, p);
+                out.push(dim_of(d));
+                src.push(p);
                 pos += 1;
             }
             0 => {
@@ -179,19 +186,22 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fai
                         format!("0 copies the input dim at read position {pos}, past the input's rank {rank}"),
                     ));
                 }
-                out.push(dim(pos), p);
+                out.push(dim(pos));
+                src.push(p);
                 pos += 1;
             }
             -1 => {
                 if out.infer.is_some() {
                     return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
                 }
-                out.push_infer(p);
+                out.push_infer();
+                src.push(p);
                 pos += 1;
             }
             -2 => {
                 while pos < rank {
-                    out.push(dim(pos), p);
+                    out.push(dim(pos));
+                    src.push(p);
                     pos += 1;
                 }
             }
@@ -203,8 +213,10 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fai
                         format!("-3 merges the input dims at read positions {pos} and {}, past the input's rank {rank}", pos + 1),
                     ));
                 }
-                // Two dims of at most usize::MAX: the u128 product cannot overflow.
-                out.push(dim(pos) * dim(pos + 1), p);
+                // Saturating: a product past usize::MAX is past LIMIT too, and is reported as
+                // `overflow` after the scan, in the dialect's error order.
+                out.push(dim(pos).saturating_mul(dim(pos + 1)));
+                src.push(p);
                 pos += 2;
             }
             -4 => {
@@ -225,8 +237,10 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fai
                 let (a, pa) = at(i + 1);
                 let (b, pb) = at(i + 2);
                 let (a, b) = split(dim(pos), (a, pa), (b, pb), p)?;
-                out.push(a, pa);
-                out.push(b, pb);
+                out.push(a);
+                src.push(pa);
+                out.push(b);
+                src.push(pb);
                 pos += 1;
                 i += 2;
             }
@@ -241,7 +255,10 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fai
         i += 1;
     }
     let size = input_size(input)?;
-    let mut shape = out.finish(size)?;
+    let mut shape = out.finish(size).map_err(|mut f| {
+        f.position = f.position.map(|i| src[i]);
+        f
+    })?;
     if reverse {
         shape.reverse();
     }
@@ -249,7 +266,7 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Vec<usize>, Fai
 }
 
 /// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.
-fn split(d0: u128, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(u128, u128), Fail> {
+fn split(d0: usize, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(usize, usize), Fail> {
     if a.0 == -1 && b.0 == -1 {
         return Err(Fail::at(
             Rule::SplitBothInfer,
@@ -269,7 +286,7 @@ fn split(d0: u128, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(u128, 
     let mismatch = |detail: String| Fail::at(Rule::SplitMismatch, p, detail);
     let (x, y) = match (a.0, b.0) {
         (-1, k) | (k, -1) => {
-            let k = k as u128;
+            let k = dim_of(k);
             if k == 0 || d0 % k != 0 {
                 return Err(mismatch(format!(
                     "-4 cannot infer a half of {d0} next to {k}"
@@ -281,7 +298,7 @@ fn split(d0: u128, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(u128, 
                 (k, d0 / k)
             }
         }
-        (x, y) => (x as u128, y as u128),
+        (x, y) => (dim_of(x), dim_of(y)),
     };
     if x.checked_mul(y) != Some(d0) {
         return Err(mismatch(format!(
@@ -358,7 +375,8 @@ impl ShapeSpec for MxTarget {
         (Dialect::MxLegacy, self.to_string())
     }
 
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+    #[inline]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
         self.target
             .values()
             .and_then(|t| infer_target(input, t, self.keep_highest))
@@ -366,7 +384,7 @@ impl ShapeSpec for MxTarget {
     }
 }
 
-fn infer_target(input: &[usize], target: &[i64], keep_highest: bool) -> Result<Vec<usize>, Fail> {
+fn infer_target(input: &[usize], target: &[i64], keep_highest: bool) -> Result<Small<usize>, Fail> {
     if keep_highest && (target.is_empty() || input.is_empty()) {
         return Err(Fail::whole(
             Rule::KeepHighestEmpty,
@@ -385,11 +403,11 @@ fn infer_target(input: &[usize], target: &[i64], keep_highest: bool) -> Result<V
     let mut out = Out::with_capacity(target.len());
     for (p, &v) in target.iter().enumerate() {
         if p == 0 && keep_highest {
-            out.push(input[0] as u128, p);
+            out.push(input[0]);
         } else if zeros.len() == 1 && zeros[0] == p {
-            out.push_infer(p);
+            out.push_infer();
         } else {
-            out.push(v as u128, p);
+            out.push(dim_of(v));
         }
     }
     out.finish(input_size(input)?)

@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use super::{input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::layout::Order;
+use crate::small::Small;
 
 /// A NumPy `reshape(newshape, order)` spec.
 ///
@@ -68,11 +69,13 @@ impl fmt::Display for Np {
 
 impl Sealed for Np {}
 impl ShapeSpec for Np {
+    #[inline]
     fn describe(&self) -> (Dialect, String) {
         (Dialect::Np, self.to_string())
     }
 
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+    #[inline]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec))
@@ -84,15 +87,16 @@ impl ShapeSpec for Np {
     }
 }
 
-fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
+#[inline]
+fn infer(input: &[usize], spec: &[i64]) -> Result<Small<usize>, Fail> {
     let mut out = Out::with_capacity(spec.len());
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d >= 0 => out.push(d as u128, i),
+            d if d >= 0 => out.push(dim_of(d)),
             -1 if out.infer.is_some() => {
                 return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"))
             }
-            -1 => out.push_infer(i),
+            -1 => out.push_infer(),
             _ => {
                 return Err(Fail::at(
                     Rule::BadValue,

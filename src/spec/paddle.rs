@@ -2,8 +2,11 @@
 
 use std::fmt;
 
-use super::{input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{
+    dim_of, input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues,
+};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::small::Small;
 
 /// A Paddle `reshape` spec, as in Paddle 3.3.
 ///
@@ -115,7 +118,8 @@ impl ShapeSpec for Paddle {
         (Dialect::Paddle, self.to_string())
     }
 
-    fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+    #[inline]
+    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
         list.values()
             .and_then(|spec| infer(input, spec))
@@ -123,7 +127,7 @@ impl ShapeSpec for Paddle {
     }
 }
 
-fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
+fn infer(input: &[usize], spec: &[i64]) -> Result<Small<usize>, Fail> {
     let size = input_size(input);
     let empty = input.contains(&0);
     let rank = input.len();
@@ -131,10 +135,10 @@ fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
     let mut spec_zero = false;
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d > 0 => out.push(d as u128, i),
+            d if d > 0 => out.push(dim_of(d)),
             0 if empty => {
                 spec_zero = true;
-                out.push(0, i);
+                out.push(0);
             }
             0 => {
                 if i >= rank {
@@ -147,13 +151,13 @@ fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
                     ));
                 }
                 spec_zero = true;
-                out.push(input[i] as u128, i);
+                out.push(input[i]);
             }
             -1 => {
                 if out.infer.is_some() {
                     return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"));
                 }
-                out.push_infer(i);
+                out.push_infer();
             }
             _ => {
                 return Err(Fail::at(
@@ -172,8 +176,8 @@ fn infer(input: &[usize], spec: &[i64]) -> Result<Vec<usize>, Fail> {
 }
 
 /// Paddle 3.3's rule for a zero-size input with both a `-1` and a `0` in the spec.
-fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Vec<usize>, Fail> {
-    let pos = out.src[slot];
+fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Small<usize>, Fail> {
+    let pos = slot; // the output index is the spec index in Paddle
     let overflow = || {
         Fail::whole(
             Rule::Overflow,
@@ -185,8 +189,8 @@ fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Vec<usi
     let p_out =
         super::checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0)).ok_or_else(overflow)?;
     let z_in = input.iter().filter(|&&d| d == 0).count();
-    let p_in = super::checked_size(input.iter().map(|&d| d as u128).filter(|&d| d != 0))
-        .ok_or_else(overflow)?;
+    let p_in =
+        super::checked_size(input.iter().copied().filter(|&d| d != 0)).ok_or_else(overflow)?;
     if z_in == z_out {
         if p_in % p_out != 0 {
             return Err(Fail::at(
@@ -196,7 +200,7 @@ fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Vec<usi
             ));
         }
         out.dims[slot] = p_in / p_out;
-        return Ok(out.dims.iter().map(|&d| d as usize).collect());
+        return Ok(out.dims);
     }
     if z_out > z_in && p_out != p_in {
         return Err(Fail::at(

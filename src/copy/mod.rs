@@ -3,21 +3,22 @@
 //! This is the only module besides view construction with `unsafe` code. A reading in F order
 //! is a reading in C order of the input with its axes reversed, so the kernels only know C.
 
-use std::mem::MaybeUninit;
+#[cfg(feature = "hugepages")]
+mod hugepages;
+mod kernels;
 
 use ndarray::{Array, ArrayView, Dimension, IxDyn, ShapeBuilder};
 
 use crate::layout::Order;
 
 /// Below this many bytes of output a copy stays on the calling thread.
-#[cfg(feature = "rayon")]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 256 * 1024;
 
 /// A raw layout: the pointer to element `[0, ..., 0]`, the shape, and signed strides.
-struct Layout<A> {
-    ptr: *const A,
-    shape: Vec<usize>,
-    strides: Vec<isize>,
+pub(crate) struct Layout<A> {
+    pub(crate) ptr: *const A,
+    pub(crate) shape: Vec<usize>,
+    pub(crate) strides: Vec<isize>,
 }
 
 // SAFETY: a `Layout` is only built from an `ArrayView<A>` borrowed for the whole copy and is only
@@ -112,121 +113,121 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
 
 /// The elements of `view` in C reading order, in a fresh `Vec`.
 ///
-/// Parallel with rayon (if the feature is on) when the output is at least
-/// [`PARALLEL_MIN_BYTES`]; the caller's rayon pool is used.
+/// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
+/// caller's rayon pool is used.
 pub(crate) fn gather_c<A: Clone + Send + Sync>(view: &ArrayView<'_, A, IxDyn>) -> Vec<A> {
     let n = view.len();
     let mut out: Vec<A> = Vec::with_capacity(n);
     if n == 0 {
         return out;
     }
+    #[cfg(feature = "hugepages")]
+    hugepages::advise(&mut out);
     let layout = Layout::simplified(view);
-    {
-        let dst = &mut out.spare_capacity_mut()[..n];
-        fill(&layout, dst);
-    }
-    // SAFETY: `fill` initialised every one of the first `n` slots (each chunk writes exactly its
-    // own slots, see `copy_range`). If a `clone` panicked we never get here, and the `Vec` drops
-    // with length 0: the clones made so far leak, nothing uninitialised is read.
+    let plan = Plan::new(&layout);
+    let dst = Dst(out.as_mut_ptr());
+    // SAFETY: `layout` describes the live view of `n` elements and `dst` has capacity `n`; the
+    // plan's units write disjoint slots that together cover `0..n` exactly once.
+    unsafe { run(&layout, &plan, dst, n) };
+    // SAFETY: every one of the first `n` slots is initialised (see above). If a `clone`
+    // panicked we never get here, and the `Vec` drops with length 0: the clones made so far
+    // leak, nothing uninitialised is read.
     unsafe { out.set_len(n) };
     out
 }
 
-#[cfg(feature = "rayon")]
-fn fill<A: Clone + Send + Sync>(layout: &Layout<A>, dst: &mut [MaybeUninit<A>]) {
-    use rayon::prelude::*;
-    let n = dst.len();
-    let bytes = n.saturating_mul(std::mem::size_of::<A>().max(1));
-    let threads = rayon::current_num_threads();
-    if bytes < PARALLEL_MIN_BYTES || threads < 2 {
-        // SAFETY: `layout` describes a live view of `n` elements and `dst` has `n` slots.
-        unsafe { copy_range(layout, 0, dst) };
-        return;
+/// The output buffer, shared by the workers; each writes its own disjoint slots.
+struct Dst<A>(*mut A);
+impl<A> Clone for Dst<A> {
+    fn clone(&self) -> Self {
+        *self
     }
-    // A few chunks per thread for balance, each at least half the threshold.
-    let min_chunk = (PARALLEL_MIN_BYTES / 2 / std::mem::size_of::<A>().max(1)).max(1);
-    let chunk = n.div_ceil(threads * 4).max(min_chunk);
-    dst.par_chunks_mut(chunk).enumerate().for_each(|(k, part)| {
-        // SAFETY: chunk `k` covers the flat indices `k * chunk ..` of a view of `n` elements,
-        // and `part` is exactly that many disjoint slots of the output.
-        unsafe { copy_range(layout, k * chunk, part) };
-    });
+}
+impl<A> Copy for Dst<A> {}
+// SAFETY: workers write disjoint slots of one allocation that outlives them; `A: Send` lets the
+// values move into the buffer from any thread.
+unsafe impl<A: Send> Send for Dst<A> {}
+// SAFETY: as above: shared only to hand out disjoint slots.
+unsafe impl<A: Send> Sync for Dst<A> {}
+
+impl<A> Dst<A> {
+    /// The pointer (a method, so closures capture the `Send` wrapper, not the raw field).
+    fn ptr(self) -> *mut A {
+        self.0
+    }
 }
 
-#[cfg(not(feature = "rayon"))]
-fn fill<A: Clone + Send + Sync>(layout: &Layout<A>, dst: &mut [MaybeUninit<A>]) {
-    // SAFETY: `layout` describes a live view of `dst.len()` elements.
-    unsafe { copy_range(layout, 0, dst) };
+/// How a copy is cut into units of work.
+enum Plan {
+    /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
+    /// units are ranges of the flat output.
+    Rows { chunk: usize },
+    /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the last, the
+    /// output's fastest): units are blocks of `tile` indices along `p` (for each index of the
+    /// other axes), each sweeping all of `q` in tiles.
+    Tiles(kernels::Tiles),
 }
 
-/// Clone the elements at flat C-order indices `start .. start + dst.len()` into `dst`.
+impl Plan {
+    fn new<A>(layout: &Layout<A>) -> Plan {
+        let nd = layout.shape.len();
+        let elem = std::mem::size_of::<A>().max(1);
+        if nd >= 2 {
+            let q = nd - 1;
+            let p = (0..q)
+                .min_by_key(|&i| layout.strides[i].unsigned_abs())
+                .unwrap_or(0);
+            let sq = layout.strides[q].unsigned_abs();
+            // Transpose only when reading along `p` is more local than along `q`.
+            if layout.strides[p].unsigned_abs() < sq && sq > 1 {
+                return Plan::Tiles(kernels::Tiles::new(&layout.shape, p, elem));
+            }
+        }
+        Plan::Rows {
+            chunk: (CHUNK_BYTES / elem).max(1),
+        }
+    }
+
+    fn units(&self, n: usize) -> usize {
+        match self {
+            Plan::Rows { chunk } => n.div_ceil(*chunk),
+            Plan::Tiles(t) => t.units(),
+        }
+    }
+}
+
+/// The flat range a row unit covers (the last unit may be short).
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Run every unit of `plan`, in parallel when the output is large enough.
 ///
 /// # Safety
 ///
-/// `layout` must describe a live, readable view (every index within its shape is an element),
-/// and `start + dst.len()` must not exceed its element count.
-unsafe fn copy_range<A: Clone>(layout: &Layout<A>, start: usize, dst: &mut [MaybeUninit<A>]) {
-    let shape = &layout.shape;
-    let strides = &layout.strides;
-    let nd = shape.len();
-    if nd == 0 {
-        // A single element (all axes had length 1).
-        if let Some(slot) = dst.first_mut() {
-            // SAFETY: the view has one element, at `ptr`.
-            slot.write(unsafe { (*layout.ptr).clone() });
-        }
-        return;
-    }
-    // Unravel `start` into a multi-index and an element offset.
-    let mut idx = vec![0usize; nd];
-    let mut rem = start;
-    let mut off: isize = 0;
-    for k in (0..nd).rev() {
-        idx[k] = rem % shape[k];
-        rem /= shape[k];
-        off += idx[k] as isize * strides[k];
-    }
-    let inner_n = shape[nd - 1];
-    let inner_s = strides[nd - 1];
-    let mut written = 0usize;
-    let total = dst.len();
-    while written < total {
-        let j0 = idx[nd - 1];
-        let take = (inner_n - j0).min(total - written);
-        // SAFETY: `off` is the offset of the element at multi-index `idx`, inside the view.
-        let row = unsafe { layout.ptr.offset(off) };
-        let out = &mut dst[written..written + take];
-        if inner_s == 1 {
-            // SAFETY: the `take` elements from `row` are contiguous elements of the view.
-            let src = unsafe { std::slice::from_raw_parts(row, take) };
-            for (o, v) in out.iter_mut().zip(src) {
-                o.write(v.clone());
-            }
-        } else {
-            for (t, o) in out.iter_mut().enumerate() {
-                // SAFETY: `j0 + t < inner_n`, so this is an element of the current row.
-                o.write(unsafe { (*row.offset(t as isize * inner_s)).clone() });
-            }
-        }
-        written += take;
-        if written == total {
-            break;
-        }
-        // Next row: reset the inner index and carry into the outer axes.
-        off -= j0 as isize * inner_s;
-        idx[nd - 1] = 0;
-        let mut k = nd - 1;
-        while k > 0 {
-            k -= 1;
-            idx[k] += 1;
-            off += strides[k];
-            if idx[k] < shape[k] {
-                break;
-            }
-            off -= strides[k] * shape[k] as isize;
-            idx[k] = 0;
+/// `layout` must describe a live, readable view of `n` elements and `dst` must point to `n`
+/// writable slots.
+unsafe fn run<A: Clone + Send + Sync>(layout: &Layout<A>, plan: &Plan, dst: Dst<A>, n: usize) {
+    let units = plan.units(n);
+    let unit = |u: usize| match plan {
+        // SAFETY: unit `u` covers flat indices `u * chunk ..` (clamped to `n`), disjoint from
+        // every other unit; the caller guarantees the view and the buffer.
+        Plan::Rows { chunk } => unsafe {
+            let start = u * chunk;
+            let len = (*chunk).min(n - start);
+            kernels::copy_range(layout, start, dst.ptr().add(start), len)
+        },
+        // SAFETY: tile units write disjoint output blocks (see `Tiles::run_unit`).
+        Plan::Tiles(t) => unsafe { t.run_unit(layout, u, dst.ptr()) },
+    };
+    #[cfg(feature = "rayon")]
+    {
+        let bytes = n.saturating_mul(std::mem::size_of::<A>().max(1));
+        if bytes >= PARALLEL_MIN_BYTES && units > 1 && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            (0..units).into_par_iter().for_each(unit);
+            return;
         }
     }
+    (0..units).for_each(unit);
 }
 
 #[cfg(test)]

@@ -1,0 +1,152 @@
+//! A vector of `Copy` values that lives on the stack up to [`INLINE`] entries: shapes, strides
+//! and spec values on the view path, which should allocate nothing but the result's own shape.
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+/// Entries kept inline; longer vectors spill to the heap.
+pub(crate) const INLINE: usize = 8;
+
+/// A small vector of `Copy` values. (Public only because a hidden trait method returns it; the
+/// module is private, so it cannot be named outside the crate.)
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct Small<T: Copy + Default> {
+    /// Entries in `buf` while `heap` is empty; unused once it is not.
+    len: usize,
+    buf: [T; INLINE],
+    /// All entries, once there are more than [`INLINE`].
+    heap: Vec<T>,
+}
+
+impl<T: Copy + Default> Small<T> {
+    #[inline]
+    pub(crate) fn new() -> Self {
+        Small {
+            len: 0,
+            buf: [T::default(); INLINE],
+            heap: Vec::new(),
+        }
+    }
+
+    /// `n` copies of `v`.
+    #[inline]
+    pub(crate) fn filled(v: T, n: usize) -> Self {
+        if n <= INLINE {
+            Small {
+                len: n,
+                buf: [v; INLINE],
+                heap: Vec::new(),
+            }
+        } else {
+            Small {
+                len: 0,
+                buf: [T::default(); INLINE],
+                heap: vec![v; n],
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        let mut s = Small::new();
+        if n > INLINE {
+            s.heap = Vec::with_capacity(n);
+        }
+        s
+    }
+
+    #[inline]
+    fn spilled(&self) -> bool {
+        !self.heap.is_empty()
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, v: T) {
+        if !self.spilled() && self.len < INLINE {
+            self.buf[self.len] = v;
+            self.len += 1;
+        } else {
+            if !self.spilled() {
+                self.heap.reserve(2 * INLINE);
+                self.heap.extend_from_slice(&self.buf[..self.len]);
+            }
+            self.heap.push(v);
+        }
+    }
+}
+
+impl<T: Copy + Default> Default for Small<T> {
+    fn default() -> Self {
+        Small::new()
+    }
+}
+
+impl<T: Copy + Default> Deref for Small<T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        if self.spilled() {
+            &self.heap
+        } else {
+            &self.buf[..self.len]
+        }
+    }
+}
+
+impl<T: Copy + Default> DerefMut for Small<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.spilled() {
+            &mut self.heap
+        } else {
+            &mut self.buf[..self.len]
+        }
+    }
+}
+
+impl<T: Copy + Default> FromIterator<T> for Small<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let iter = iter.into_iter();
+        let mut s = Small::with_capacity(iter.size_hint().0);
+        for v in iter {
+            s.push(v);
+        }
+        s
+    }
+}
+
+impl<T: Copy + Default + PartialEq> PartialEq for Small<T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+impl<T: Copy + Default + Eq> Eq for Small<T> {}
+
+impl<T: Copy + Default + fmt::Debug> fmt::Debug for Small<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spills_past_inline() {
+        let mut s: Small<u32> = Small::new();
+        for i in 0..20 {
+            s.push(i);
+            assert_eq!(s.len(), i as usize + 1);
+            assert_eq!(s[i as usize], i);
+        }
+        assert!(s.spilled());
+        assert_eq!(Small::filled(1u8, 9).len(), 9);
+        let t: Small<u32> = (0..20).collect();
+        assert_eq!(s, t);
+        let f = Small::filled(7u8, 3);
+        assert_eq!(&*f, &[7, 7, 7]);
+        assert_eq!(format!("{f:?}"), "[7, 7, 7]");
+    }
+}
