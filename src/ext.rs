@@ -17,60 +17,131 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// What a reshape will do: the target shape, the resolved reading order (`C` or `F`), and the
-/// view strides if no copy is needed.
+/// What a reshape will do: the target shape, the resolved reading order (`C` or `F`), and
+/// whether the strides permit a view (then `strides` holds them). Built in place in the
+/// caller's frame, so nothing large moves on the view path.
 pub(crate) struct Plan {
     pub shape: Small<usize>,
+    /// The view strides, when `view` and not `contiguous`.
+    pub strides: Small<isize>,
     pub order: Order,
-    pub strides: Option<Small<isize>>,
+    pub view: bool,
+    /// The input is contiguous in the reading order: the view has ndarray's default strides
+    /// for `shape` in that order (what the solver would find, length-1 axes included), and is
+    /// built from the shape alone.
+    pub contiguous: bool,
 }
 
-#[inline]
-pub(crate) fn plan<P: ShapeSpec + ?Sized>(
-    spec: &P,
-    shape: &[usize],
-    strides: &[isize],
-) -> Result<Plan, ReshapeError> {
-    let new = spec.infer_dims(shape)?;
-    let order = resolve_order(shape, strides, spec.order());
-    let mut view = Small::filled(0isize, new.len());
-    let contiguous = match order {
-        Order::F => is_f_contiguous(shape, strides),
-        _ => is_c_contiguous(shape, strides),
-    };
-    let is_view = if contiguous && !shape.contains(&0) {
-        // Contiguous in the reading order: the view has the contiguous strides of the new shape
-        // (what the solver would find, length-1 axes included).
-        fill_contiguous_strides(&new, order, &mut view);
-        true
-    } else {
-        // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
-        solve(shape, strides, &new, order, shape.contains(&0), &mut view)
-    };
-    Ok(Plan {
-        shape: new,
-        order,
-        strides: is_view.then_some(view),
-    })
-}
+impl Plan {
+    /// An empty plan, to be filled in place by [`compute`](Self::compute) (a `Plan` returned
+    /// by value through a `Result` costs two copies of it on the view path).
+    #[inline]
+    pub(crate) fn empty() -> Plan {
+        Plan {
+            shape: Small::new(),
+            strides: Small::new(),
+            order: Order::C,
+            view: false,
+            contiguous: false,
+        }
+    }
 
-/// The layout of a view, or [`ReshapeError::NeedsCopy`]: for the strict modes.
-fn strict_plan<P: ShapeSpec + ?Sized>(
-    spec: &P,
-    shape: &[usize],
-    strides: &[isize],
-) -> Result<(Small<usize>, Small<isize>), ReshapeError> {
-    let p = plan(spec, shape, strides)?;
-    match p.strides {
-        Some(s) => Ok((p.shape, s)),
-        None => Err(reject(
+    #[inline]
+    pub(crate) fn compute<P: ShapeSpec + ?Sized>(
+        &mut self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Result<(), ReshapeError> {
+        spec.infer_into(shape, &mut self.shape)?;
+        let new = &self.shape;
+        self.order = resolve_order(shape, strides, spec.order());
+        self.contiguous = match self.order {
+            Order::F => is_f_contiguous(shape, strides),
+            _ => is_c_contiguous(shape, strides),
+        };
+        self.view = self.contiguous || {
+            // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
+            self.strides = Small::filled(0isize, new.len());
+            solve(
+                shape,
+                strides,
+                new,
+                self.order,
+                shape.contains(&0),
+                &mut self.strides,
+            )
+        };
+        Ok(())
+    }
+
+    /// The view strides, signed (the contiguous ones computed on demand).
+    pub(crate) fn signed_strides(&self) -> Small<isize> {
+        if self.contiguous {
+            let mut s = Small::filled(0isize, self.shape.len());
+            fill_contiguous_strides(&self.shape, self.order, &mut s);
+            s
+        } else {
+            self.strides.clone()
+        }
+    }
+
+    /// The view this plan describes, of the array whose first element is at `ptr`.
+    ///
+    /// # Safety
+    ///
+    /// `self.view` must hold, and the plan must have been computed for that live array, whose
+    /// elements are readable for `'a`.
+    #[inline]
+    pub(crate) unsafe fn view<'a, A>(&self, ptr: *const A) -> ArrayView<'a, A, IxDyn> {
+        if self.contiguous {
+            let shape = IxDyn(&self.shape).set_f(self.order == Order::F);
+            // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
+            // ndarray's default strides address exactly its elements; empty shapes get zeros.
+            unsafe { ArrayView::from_shape_ptr(shape, ptr) }
+        } else {
+            // SAFETY: solver strides for this array (caller's contract).
+            unsafe { view_from_parts(ptr, &self.shape, &self.strides) }
+        }
+    }
+
+    /// As [`view`](Self::view), mutable.
+    ///
+    /// # Safety
+    ///
+    /// As [`view`](Self::view), and the elements must be writable and unaliased for `'a`.
+    #[inline]
+    pub(crate) unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
+        if self.contiguous {
+            let shape = IxDyn(&self.shape).set_f(self.order == Order::F);
+            // SAFETY: as in `view`; uniqueness is the caller's contract.
+            unsafe { ArrayViewMut::from_shape_ptr(shape, ptr) }
+        } else {
+            // SAFETY: solver strides for this array (caller's contract).
+            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }
+        }
+    }
+
+    /// [`compute`](Self::compute) for the strict modes: a view, or [`ReshapeError::NeedsCopy`].
+    #[inline]
+    fn compute_strict<P: ShapeSpec + ?Sized>(
+        &mut self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Result<(), ReshapeError> {
+        self.compute(spec, shape, strides)?;
+        if self.view {
+            return Ok(());
+        }
+        Err(reject(
             spec,
             shape,
             &format!(
                 "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
-                &*p.shape, p.order
+                &*self.shape, self.order
             ),
-        )),
+        ))
     }
 }
 
@@ -472,14 +543,13 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let plan = plan(&spec, self.shape(), self.strides())?;
-        match plan.strides {
-            // SAFETY: the strides come from the solver for this array's layout: the view
-            // addresses exactly this array's elements, borrowed for the returned lifetime.
-            Some(st) => Ok(CowArray::from(unsafe {
-                view_from_parts(self.as_ptr(), &plan.shape, &st)
-            })),
-            None => Ok(CowArray::from(crate::copy::copy_to(
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
+        match plan.view {
+            // SAFETY: a view plan for this array's layout: the view addresses exactly this
+            // array's elements, borrowed for the returned lifetime.
+            true => Ok(CowArray::from(unsafe { plan.view(self.as_ptr()) })),
+            false => Ok(CowArray::from(crate::copy::copy_to(
                 self.view().into_dyn(),
                 &plan.shape,
                 plan.order,
@@ -491,9 +561,10 @@ where
     where
         S: Data,
     {
-        let (shape, strides) = strict_plan(&spec, self.shape(), self.strides())?;
-        // SAFETY: solver strides for this layout, borrowed for the returned lifetime.
-        Ok(unsafe { view_from_parts(self.as_ptr(), &shape, &strides) })
+        let mut plan = Plan::empty();
+        plan.compute_strict(&spec, self.shape(), self.strides())?;
+        // SAFETY: a view plan for this layout, borrowed for the returned lifetime.
+        Ok(unsafe { plan.view(self.as_ptr()) })
     }
 
     fn reshape_view_mut<P: ShapeSpec>(
@@ -504,12 +575,13 @@ where
         S: DataMut,
     {
         let mut v = self.view_mut(); // makes shared (Arc) data unique first
-        let (shape, strides) = strict_plan(&spec, v.shape(), v.strides())?;
+        let mut plan = Plan::empty();
+        plan.compute_strict(&spec, v.shape(), v.strides())?;
         let ptr = v.as_mut_ptr();
-        // SAFETY: solver strides for the layout of `v`, a unique mutable view borrowed from
+        // SAFETY: a view plan for the layout of `v`, a unique mutable view borrowed from
         // `self` for the returned lifetime; the reshape is a bijection onto its elements, so
         // each element is still addressed by one index only.
-        Ok(unsafe { view_mut_from_parts(ptr, &shape, &strides) })
+        Ok(unsafe { plan.view_mut(ptr) })
     }
 
     fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
@@ -525,7 +597,8 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let plan = plan(&spec, self.shape(), self.strides())?;
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
         Ok(crate::copy::copy_to(
             self.view().into_dyn(),
             &plan.shape,
@@ -568,9 +641,10 @@ impl<'a, A> IntoReshapeData for ViewRepr<&'a A> {
         a: ArrayView<'a, A, D>,
         spec: &P,
     ) -> Result<ArrayView<'a, A, IxDyn>, ReshapeError> {
-        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
-        // SAFETY: solver strides for the layout of `a`, whose elements are borrowed for `'a`.
-        Ok(unsafe { view_from_parts(a.as_ptr(), &shape, &strides) })
+        let mut plan = Plan::empty();
+        plan.compute_strict(spec, a.shape(), a.strides())?;
+        // SAFETY: a view plan for the layout of `a`, whose elements are borrowed for `'a`.
+        Ok(unsafe { plan.view(a.as_ptr()) })
     }
 }
 
@@ -580,12 +654,13 @@ impl<'a, A> IntoReshapeData for ViewRepr<&'a mut A> {
         mut a: ArrayViewMut<'a, A, D>,
         spec: &P,
     ) -> Result<ArrayViewMut<'a, A, IxDyn>, ReshapeError> {
-        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
+        let mut plan = Plan::empty();
+        plan.compute_strict(spec, a.shape(), a.strides())?;
         let ptr = a.as_mut_ptr();
         drop(a);
-        // SAFETY: solver strides for the layout of `a`, a unique view of its elements for `'a`,
+        // SAFETY: a view plan for the layout of `a`, a unique view of its elements for `'a`,
         // consumed here: the new view is the only one.
-        Ok(unsafe { view_mut_from_parts(ptr, &shape, &strides) })
+        Ok(unsafe { plan.view_mut(ptr) })
     }
 }
 
@@ -595,8 +670,13 @@ impl<A> IntoReshapeData for OwnedRepr<A> {
         a: Array<A, D>,
         spec: &P,
     ) -> Result<Array<A, IxDyn>, ReshapeError> {
-        let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
-        Ok(crate::copy::owned_with_layout(a, &shape, &strides))
+        let mut plan = Plan::empty();
+        plan.compute_strict(spec, a.shape(), a.strides())?;
+        Ok(crate::copy::owned_with_layout(
+            a,
+            &plan.shape,
+            &plan.signed_strides(),
+        ))
     }
 }
 
@@ -607,7 +687,7 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
         spec: &P,
     ) -> Result<ArrayBase<OwnedArcRepr<A>, IxDyn>, ReshapeError> {
         // Validate first, so a shared buffer is reported only for a reshape that is otherwise fine.
-        strict_plan(spec, a.shape(), a.strides())?;
+        Plan::empty().compute_strict(spec, a.shape(), a.strides())?;
         if !a.is_unique() {
             let shape = a.shape().to_vec();
             return Err(reject(
@@ -628,12 +708,11 @@ impl<'a, A: Clone> IntoReshapeData for CowRepr<'a, A> {
         spec: &P,
     ) -> Result<CowArray<'a, A, IxDyn>, ReshapeError> {
         if a.is_view() {
-            let (shape, strides) = strict_plan(spec, a.shape(), a.strides())?;
-            // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the solver
-            // strides address exactly those elements.
-            Ok(CowArray::from(unsafe {
-                view_from_parts(a.as_ptr(), &shape, &strides)
-            }))
+            let mut plan = Plan::empty();
+            plan.compute_strict(spec, a.shape(), a.strides())?;
+            // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the view
+            // plan addresses exactly those elements.
+            Ok(CowArray::from(unsafe { plan.view(a.as_ptr()) }))
         } else {
             // The owned variant: `into_owned` moves the array out without copying.
             OwnedRepr::into_reshape(a.into_owned(), spec).map(CowArray::from)

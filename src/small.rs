@@ -56,6 +56,13 @@ impl<T: Copy + Default> Small<T> {
         s
     }
 
+    /// Empty it, keeping any heap capacity.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+        self.heap.clear();
+    }
+
     #[inline]
     fn spilled(&self) -> bool {
         !self.heap.is_empty()

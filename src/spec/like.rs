@@ -146,14 +146,14 @@ impl ShapeSpec for Like {
     }
 
     #[inline]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
-        self.infer(input)
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
+        self.infer(input, dims)
             .map_err(|f| with_context(f, Dialect::Like, input, self))
     }
 }
 
 impl Like {
-    fn infer(&self, lhs: &[usize]) -> Result<Small<usize>, Fail> {
+    fn infer(&self, lhs: &[usize], out: &mut Small<usize>) -> Result<(), Fail> {
         let rhs_vals = self.rhs.values()?;
         if let Some(p) = rhs_vals.iter().position(|&d| d < 0) {
             return Err(Fail::at(
@@ -194,7 +194,9 @@ impl Like {
                 ),
             ));
         }
-        Ok(dims.collect())
+        out.clear();
+        dims.for_each(|d| out.push(d));
+        Ok(())
     }
 }
 

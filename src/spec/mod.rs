@@ -50,13 +50,15 @@ pub trait ShapeSpec: Sealed {
     /// The [`ReshapeError`] variant of the first rule the spec breaks for this input, in the
     /// dialect's order (see each spec type).
     fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
-        self.infer_dims(input).map(|d| d.to_vec())
+        let mut dims = Small::new();
+        self.infer_into(input, &mut dims)?;
+        Ok(dims.to_vec())
     }
 
-    /// [`infer_shape`](Self::infer_shape) into a small inline buffer (no allocation for up to
-    /// 8 dims): the view path uses this.
+    /// [`infer_shape`](Self::infer_shape) into a caller's small inline buffer (no allocation
+    /// for up to 8 dims, nothing large returned by value): the view path uses this.
     #[doc(hidden)]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError>;
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError>;
 
     /// The requested reading order. [`Order::C`] for every dialect but NumPy's.
     ///
@@ -76,8 +78,8 @@ pub trait ShapeSpec: Sealed {
 
 impl<T: ShapeSpec + ?Sized> Sealed for &T {}
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
-        (**self).infer_dims(input)
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
+        (**self).infer_into(input, dims)
     }
     fn order(&self) -> Order {
         (**self).order()
@@ -408,19 +410,18 @@ pub(crate) fn dim_of(v: i64) -> usize {
 ///
 /// Failures from [`finish`](Self::finish) carry the *output index* as their position; dialects
 /// whose output index is not the spec index (MXNet) map it back.
-#[derive(Debug, Default)]
-pub(crate) struct Out {
-    pub dims: Small<usize>,
+#[derive(Debug)]
+pub(crate) struct Out<'a> {
+    pub dims: &'a mut Small<usize>,
     pub infer: Option<usize>,
 }
 
-impl Out {
+impl<'a> Out<'a> {
+    /// Build into `dims`, which is cleared first.
     #[inline]
-    pub(crate) fn with_capacity(n: usize) -> Self {
-        Out {
-            dims: Small::with_capacity(n),
-            infer: None,
-        }
+    pub(crate) fn new(dims: &'a mut Small<usize>) -> Self {
+        dims.clear();
+        Out { dims, infer: None }
     }
 
     #[inline]
@@ -438,7 +439,7 @@ impl Out {
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
     #[inline]
-    pub(crate) fn finish(mut self, size: usize) -> Result<Small<usize>, Fail> {
+    pub(crate) fn finish(self, size: usize) -> Result<(), Fail> {
         // overflow: the product of the known non-zero dims.
         let mut nonzero: usize = 1;
         let mut zero = false;
@@ -485,11 +486,11 @@ impl Out {
                 Rule::SizeMismatch,
                 format!(
                     "the output shape {:?} has {known} elements, the input {size}",
-                    &*self.dims
+                    &**self.dims
                 ),
             ));
         }
-        Ok(self.dims)
+        Ok(())
     }
 }
 
@@ -531,19 +532,20 @@ mod tests {
 
     #[test]
     fn finish_reports_in_order() {
-        let mut o = Out::default();
+        let mut d = Small::new();
+        let mut o = Out::new(&mut d);
         o.push(LIMIT);
         o.push(2);
         assert_eq!(o.finish(0).unwrap_err().rule, Rule::Overflow);
-        let mut o = Out::default();
+        let mut o = Out::new(&mut d);
         o.push(0);
         o.push_infer();
         assert_eq!(o.finish(0).unwrap_err().rule, Rule::InferZeroProduct);
-        let mut o = Out::default();
+        let mut o = Out::new(&mut d);
         o.push(5);
         o.push_infer();
         assert_eq!(o.finish(6).unwrap_err().rule, Rule::InferNotDivisible);
-        let mut o = Out::default();
+        let mut o = Out::new(&mut d);
         o.push(5);
         assert_eq!(o.finish(6).unwrap_err().rule, Rule::SizeMismatch);
     }

@@ -134,10 +134,10 @@ impl ShapeSpec for Mx {
     }
 
     #[inline]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         self.spec
             .values()
-            .and_then(|spec| infer(input, spec, self.reverse))
+            .and_then(|spec| infer(input, spec, self.reverse, dims))
             .map_err(|f| with_context(f, Dialect::Mx, input, self))
     }
 }
@@ -154,7 +154,12 @@ fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, usize) + '_ {
     }
 }
 
-fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Small<usize>, Fail> {
+fn infer(
+    input: &[usize],
+    spec: &[i64],
+    reverse: bool,
+    dims: &mut Small<usize>,
+) -> Result<(), Fail> {
     let n = spec.len();
     let at = reading(spec, reverse);
     let dim = |k: usize| -> usize {
@@ -165,7 +170,7 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Small<usize>, F
         }
     };
     let rank = input.len();
-    let mut out = Out::with_capacity(n + rank);
+    let mut out = Out::new(dims);
     // The written-spec position each output dim comes from, to report errors there.
     let mut src: Small<usize> = Small::with_capacity(n + rank);
     let mut pos = 0usize; // read position in the input dims
@@ -255,14 +260,14 @@ fn infer(input: &[usize], spec: &[i64], reverse: bool) -> Result<Small<usize>, F
         i += 1;
     }
     let size = input_size(input)?;
-    let mut shape = out.finish(size).map_err(|mut f| {
+    out.finish(size).map_err(|mut f| {
         f.position = f.position.map(|i| src[i]);
         f
     })?;
     if reverse {
-        shape.reverse();
+        dims.reverse();
     }
-    Ok(shape)
+    Ok(())
 }
 
 /// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.
@@ -376,15 +381,20 @@ impl ShapeSpec for MxTarget {
     }
 
     #[inline]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         self.target
             .values()
-            .and_then(|t| infer_target(input, t, self.keep_highest))
+            .and_then(|t| infer_target(input, t, self.keep_highest, dims))
             .map_err(|f| with_context(f, Dialect::MxLegacy, input, self))
     }
 }
 
-fn infer_target(input: &[usize], target: &[i64], keep_highest: bool) -> Result<Small<usize>, Fail> {
+fn infer_target(
+    input: &[usize],
+    target: &[i64],
+    keep_highest: bool,
+    dims: &mut Small<usize>,
+) -> Result<(), Fail> {
     if keep_highest && (target.is_empty() || input.is_empty()) {
         return Err(Fail::whole(
             Rule::KeepHighestEmpty,
@@ -399,12 +409,17 @@ fn infer_target(input: &[usize], target: &[i64], keep_highest: bool) -> Result<S
             format!("value {} is negative", target[p]),
         ));
     }
-    let zeros: Vec<usize> = (first..target.len()).filter(|&p| target[p] == 0).collect();
-    let mut out = Out::with_capacity(target.len());
+    // Exactly one zero (past the kept first dim) is inferred; more stay literal zeros.
+    let mut zeros = (first..target.len()).filter(|&p| target[p] == 0);
+    let single_zero = match (zeros.next(), zeros.next()) {
+        (Some(z), None) => Some(z),
+        _ => None,
+    };
+    let mut out = Out::new(dims);
     for (p, &v) in target.iter().enumerate() {
         if p == 0 && keep_highest {
             out.push(input[0]);
-        } else if zeros.len() == 1 && zeros[0] == p {
+        } else if single_zero == Some(p) {
             out.push_infer();
         } else {
             out.push(dim_of(v));

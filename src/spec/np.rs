@@ -75,10 +75,10 @@ impl ShapeSpec for Np {
     }
 
     #[inline]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         self.spec
             .values()
-            .and_then(|spec| infer(input, spec))
+            .and_then(|spec| infer(input, spec, dims))
             .map_err(|f| with_context(f, Dialect::Np, input, self))
     }
 
@@ -88,8 +88,8 @@ impl ShapeSpec for Np {
 }
 
 #[inline]
-fn infer(input: &[usize], spec: &[i64]) -> Result<Small<usize>, Fail> {
-    let mut out = Out::with_capacity(spec.len());
+fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), Fail> {
+    let mut out = Out::new(dims);
     for (i, &v) in spec.iter().enumerate() {
         match v {
             d if d >= 0 => out.push(dim_of(d)),

@@ -119,19 +119,19 @@ impl ShapeSpec for Paddle {
     }
 
     #[inline]
-    fn infer_dims(&self, input: &[usize]) -> Result<Small<usize>, ReshapeError> {
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
         list.values()
-            .and_then(|spec| infer(input, spec))
+            .and_then(|spec| infer(input, spec, dims))
             .map_err(|f| with_context(f, Dialect::Paddle, input, self))
     }
 }
 
-fn infer(input: &[usize], spec: &[i64]) -> Result<Small<usize>, Fail> {
+fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), Fail> {
     let size = input_size(input);
     let empty = input.contains(&0);
     let rank = input.len();
-    let mut out = Out::with_capacity(spec.len());
+    let mut out = Out::new(dims);
     let mut spec_zero = false;
     for (i, &v) in spec.iter().enumerate() {
         match v {
@@ -176,7 +176,7 @@ fn infer(input: &[usize], spec: &[i64]) -> Result<Small<usize>, Fail> {
 }
 
 /// Paddle 3.3's rule for a zero-size input with both a `-1` and a `0` in the spec.
-fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Small<usize>, Fail> {
+fn zero_size_infer(input: &[usize], out: Out<'_>, slot: usize) -> Result<(), Fail> {
     let pos = slot; // the output index is the spec index in Paddle
     let overflow = || {
         Fail::whole(
@@ -200,7 +200,7 @@ fn zero_size_infer(input: &[usize], mut out: Out, slot: usize) -> Result<Small<u
             ));
         }
         out.dims[slot] = p_in / p_out;
-        return Ok(out.dims);
+        return Ok(());
     }
     if z_out > z_in && p_out != p_in {
         return Err(Fail::at(
