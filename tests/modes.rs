@@ -223,32 +223,6 @@ fn element_types_of_every_size() -> R {
 }
 
 #[test]
-fn the_caller_rayon_pool_is_used_and_results_do_not_depend_on_it() -> R {
-    let x = Array::from_iter(0..(512 * 384) as i64)
-        .into_shape_with_order((512, 384))
-        .unwrap();
-    let serial = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let wide = rayon::ThreadPoolBuilder::new()
-        .num_threads(4)
-        .build()
-        .unwrap();
-    let a = serial.install(|| x.t().reshape_owned(Np::new([-1], Order::C)))?;
-    let b = wide.install(|| x.t().reshape_owned(Np::new([-1], Order::C)))?;
-    assert_eq!(a, b);
-    // From inside parallel iterators: no deadlock, same results.
-    use rayon::prelude::*;
-    let outs: Vec<ArrayD<i64>> = (0..8)
-        .into_par_iter()
-        .map(|_| x.t().reshape_owned(Np::new([-1], Order::C)))
-        .collect::<Result<_, _>>()?;
-    assert!(outs.iter().all(|o| *o == a));
-    Ok(())
-}
-
-#[test]
 fn high_rank_arrays_spill_past_the_inline_buffers() -> R {
     // 12 axes of length 2: shapes, strides and specs longer than the 8 kept inline.
     let x = Array::from_iter(0..4096i64)
