@@ -15,7 +15,9 @@ use ndarray_reshape::{
     layout::resolve_order, Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
 };
 
+/// The dialect a target fuzzes (each binary constructs one of them).
 #[derive(Clone, Copy)]
+#[allow(dead_code)]
 pub enum Target {
     Mx,
     Like,
