@@ -49,25 +49,140 @@
 //! | value | MXNet [`Mx`] | Paddle [`Paddle`] | NumPy [`Np`] |
 //! |---|---|---|---|
 //! | `d > 0` | `d` | `d` | `d` |
-//! | `0` | input dim at the read position | input dim at the same index (literal 0 on empty input) | literal 0 |
+//! | `0` | the input dim at the read position | the input dim at the same index (a literal 0 on a zero-size input) | a literal 0 |
 //! | `-1` | inferred | inferred | inferred |
 //! | `-2` | all remaining input dims | error | error |
-//! | `-3` | product of the next two input dims | error | error |
-//! | `-4 a b` | split the next input dim into `a, b` | error | error |
+//! | `-3` | the product of the next two input dims | error | error |
+//! | `-4 a b` | splits the next input dim into `a`, `b` (one may be `-1`) | error | error |
+//!
+//! Worked examples, each on an input of shape `(2, 3, 4)`:
+//!
+//! ```
+//! use ndarray_reshape::{Mx, Np, Order, Paddle, ShapeSpec};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let x = [2, 3, 4];
+//! // MXNet: 0 copies the dim at the read position (which every value but -2 advances).
+//! assert_eq!(Mx::new([4, 0, 2]).infer_shape(&x)?, [4, 3, 2]);
+//! // MXNet: -1 is inferred from the size.
+//! assert_eq!(Mx::new([6, 1, -1]).infer_shape(&x)?, [6, 1, 4]);
+//! // MXNet: -2 copies all the remaining dims.
+//! assert_eq!(Mx::new([2, -2]).infer_shape(&x)?, [2, 3, 4]);
+//! // MXNet: -3 merges the next two dims.
+//! assert_eq!(Mx::new([-3, 4]).infer_shape(&x)?, [6, 4]);
+//! // MXNet: -4 splits the next dim; here 2 into (1, 2), and -2 copies the rest.
+//! assert_eq!(Mx::new([-4, 1, 2, -2]).infer_shape(&x)?, [1, 2, 3, 4]);
+//! // MXNet reverse: the special values are read from the right.
+//! assert_eq!(Mx::new([-1, 0]).reverse(true).infer_shape(&x)?, [6, 4]);
+//! // MXNet legacy: target_shape with one 0 inferred, keep_highest keeps the first dim.
+//! assert_eq!(Mx::target_shape([0, 0]).keep_highest(true).infer_shape(&x)?, [2, 12]);
+//!
+//! // Paddle: 0 copies the dim at the same index, -1 is inferred.
+//! assert_eq!(Paddle::new([0, -1]).infer_shape(&x)?, [2, 12]);
+//! assert_eq!(Paddle::new([-1, 0, 2]).infer_shape(&x)?, [4, 3, 2]);
+//! // Paddle on a zero-size input: 0 is a literal zero.
+//! assert_eq!(Paddle::new([0, -1]).infer_shape(&[2, 0, 3])?, [0, 6]);
+//!
+//! // NumPy: only -1 is special; 0 is a real zero-length dim.
+//! assert_eq!(Np::new([-1, 6], Order::C).infer_shape(&x)?, [4, 6]);
+//! assert_eq!(Np::new([0, 5], Order::C).infer_shape(&[0, 3])?, [0, 5]);
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # Views and copies
 //!
 //! Every method first computes the target shape, then asks [`layout::view_strides`] whether the
-//! input's strides can express it. A view keeps the input's data pointer and allocates no
-//! element data. Otherwise the data is copied, contiguous in the reading order, in parallel for
-//! large arrays. The strict methods ([`ReshapeExt::reshape_view`],
-//! [`ReshapeExt::reshape_view_mut`], [`ReshapeExt::into_reshape`]) never copy and return
-//! [`ReshapeError::NeedsCopy`] instead.
+//! input's strides can express it; that is exactly NumPy's rule. The input's length-1 axes are
+//! dropped, both shapes are cut into the smallest groups of axes with equal products, and each
+//! group of input axes must be evenly spaced in the reading order:
+//!
+//! ```text
+//! input (4, 3), strides (6, 2)          target (2, 2, 3), order C
+//!   group 1: input [4]    stride 6   ->  target [2, 2]  strides (12, 6)
+//!   group 2: input [3]    stride 2   ->  target [3]     stride  2
+//!   => a view with strides (12, 6, 2)
+//!
+//! input (4, 3), strides (1, 4)          target (12,), order C   (a transposed array)
+//!   group 1: input [4, 3] strides (1, 4): 1 != 3 * 4, not evenly spaced in C order
+//!   => a copy (contiguous in C order); in F order it would be a view
+//! ```
+//!
+//! Zero strides (broadcast axes) and negative strides (reversed axes) can form views; an empty
+//! array always gives a view. A view keeps the input's data pointer and allocates no element
+//! data. A copy is contiguous in the reading order (C, or F for [`Order::F`]) and runs on
+//! rayon for outputs of 64 KiB and more.
+//!
+//! ```
+//! use ndarray::{s, Array};
+//! use ndarray_reshape::{layout, Order, ReshapeExt};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let x = Array::from_iter(0..24).into_shape_with_order((4, 6)).unwrap();
+//! let stepped = x.slice(s![.., ..;2]); // strides (6, 2)
+//! let y = stepped.reshape_np([2, 2, 3], Order::C)?;
+//! assert!(y.is_view() && y.strides() == [12, 6, 2] && y.as_ptr() == stepped.as_ptr());
+//! assert_eq!(layout::view_strides(&[4, 3], &[6, 2], &[2, 2, 3], Order::C), Some(vec![12, 6, 2]));
+//! assert!(!x.t().reshape_np([-1], Order::C)?.is_view());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Strict, mutable and consuming modes
+//!
+//! | method | when the strides permit a view | otherwise |
+//! |---|---|---|
+//! | [`reshape_with`](ReshapeExt::reshape_with) and the headline methods | a view (`CowArray::is_view`) | an owned copy |
+//! | [`reshape_view`](ReshapeExt::reshape_view) | a view | [`ReshapeError::NeedsCopy`] |
+//! | [`reshape_view_mut`](ReshapeExt::reshape_view_mut) | a mutable view, writing through | [`ReshapeError::NeedsCopy`] |
+//! | [`into_reshape`](ReshapeExt::into_reshape) (consumes) | the same storage: a view keeps its lifetime, an owned array its buffer | [`ReshapeError::NeedsCopy`] |
+//! | [`reshape_owned`](ReshapeExt::reshape_owned) | a fresh copy | a fresh copy |
+//!
+//! ```
+//! use ndarray::{Array, ArrayView, Ix3, IxDyn};
+//! use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};
+//!
+//! # fn main() -> Result<(), ReshapeError> {
+//! let mut x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+//! // Strict: a view or an error, never a copy.
+//! assert!(matches!(x.t().reshape_view(Np::new([-1], Order::C)), Err(ReshapeError::NeedsCopy(_))));
+//! // Mutable: writes go to the original.
+//! x.reshape_view_mut(Mx::new([-1]))?[5] = 100;
+//! assert_eq!(x[[0, 1, 1]], 100);
+//! // Consuming a view keeps the lifetime of its data.
+//! fn flat<'a>(v: ArrayView<'a, i32, Ix3>) -> Result<ArrayView<'a, i32, IxDyn>, ReshapeError> {
+//!     v.into_reshape(Mx::new([-1]))
+//! }
+//! assert_eq!(flat(x.view())?.len(), 24);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Shape inference without data
+//!
+//! Every spec type implements [`ShapeSpec::infer_shape`], which graph compilers and model
+//! converters can call on shapes alone. It returns exactly what the array methods would, errors
+//! included.
+//!
+//! ```
+//! use ndarray_reshape::{Like, Mx, ShapeSpec};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let s = Mx::new([0, -1]).infer_shape(&[32, 19, 19, 16])?; // (N, H, W, anchors * 4)
+//! let s = Like::new([1, 1444, 4]).lhs(Some(1), None).rhs(Some(1), None).infer_shape(&s)?;
+//! assert_eq!(s, [32, 1444, 4]); // 19 * 19 locations * 4 anchors, 4 box coordinates
+//! let err = Mx::new([-1, -1]).infer_shape(&[6]).unwrap_err();
+//! assert_eq!(err.to_string(), "multiple_infer: a second -1; input shape [6], mxnet spec [-1, -1], position 1");
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! # Features
 //!
-//! - `rayon` (default): large copies run on the caller's rayon pool. Without it every copy is
-//!   serial.
+//! - `rayon` (default): copies of 64 KiB and more run on the caller's rayon pool. Without it
+//!   every copy is serial.
+//! - `hugepages` (default, Linux only): outputs of 4 MiB and more are advised to use transparent
+//!   huge pages, which makes first-touching a fresh output much cheaper.
 //!
 //! # Minimum Rust version
 //!
