@@ -57,7 +57,7 @@ fn main() -> Result<(), ReshapeError> {
     let logits: ArrayD<f32> = Array::from_shape_fn(IxDyn(&[4, 8]), |i| i[1] as f32 - 4.0);
     let ptr = logits.as_ptr();
     let actual: Array1<i64> = Array1::from(vec![2, -1]);
-    let relu = Reshape::new(&[-1, 16])
+    let relu = Reshape::new([-1, 16])
         .actual_shape(&actual)
         .act(Act::Relu)
         .inplace(true);
@@ -74,7 +74,7 @@ fn main() -> Result<(), ReshapeError> {
 
     // Softmax over the new last axis, on a borrowed input (a fresh array).
     let scores: ArrayD<f64> = Array::from_shape_fn(IxDyn(&[2, 6]), |i| i[1] as f64);
-    let probs = Reshape::new(&[4, 3]).act(Act::Softmax).run_view(&scores)?;
+    let probs = Reshape::new([4, 3]).act(Act::Softmax).run_view(&scores)?;
     println!(
         "fluid reshape([4, 3], act=softmax) rows sum to {:?}",
         probs

@@ -3,6 +3,14 @@
 use std::fmt;
 
 /// The reshape dialect a spec belongs to, named in every error message.
+///
+/// ```
+/// use ndarray_reshape::{Dialect, Paddle, ShapeSpec};
+///
+/// let err = Paddle::new(&[-2]).infer_shape(&[2]).unwrap_err();
+/// assert_eq!(err.context().dialect, Dialect::Paddle);
+/// assert!(err.to_string().contains("paddle spec [-2]"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Dialect {
