@@ -4,7 +4,7 @@
 //! Run with `cargo run --example mxnet_port`.
 
 use ndarray::{Array, Array4, ArrayD, IxDyn};
-use ndarray_reshape::{Like, Mx, ReshapeError, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{Like, Mx, Npx, ReshapeError, ReshapeExt, ShapeSpec};
 
 fn show(step: &str, shape: &[usize], view: bool) {
     let kind = if view { "view" } else { "copy" };
@@ -79,6 +79,30 @@ fn main() -> Result<(), ReshapeError> {
         let s = like.infer_shape(&s)?;
         println!("  batch {batch:>2}: box predictions per anchor {s:?}");
     }
+
+    // The same head in MXNet 2.x, where mx.npx.reshape renumbers the special values:
+    // -2 copies a dim, -5 merges two, -6 splits one, -4 copies the rest.
+    println!("MXNet 2.x (npx.reshape):");
+    let split = t.reshape_npx([-2, -2, -2, -6, a as i64, -1])?;
+    show(
+        "npx.reshape(-2, -2, -2, -6, A, -1)",
+        split.shape(),
+        split.is_view(),
+    );
+    let merged = split.reshape_npx([-2, -5, -4])?;
+    show("npx.reshape(-2, -5, -4)", merged.shape(), merged.is_view());
+    let rows2 = merged.reshape_npx([-2, -1, (c + 1) as i64])?;
+    show("npx.reshape(-2, -1, C+1)", rows2.shape(), rows2.is_view());
+    assert_eq!(rows2, rows);
+    // Exporting the graph to ONNX: each reshape lowered to an explicit ONNX Reshape.
+    let spec = Npx::new([-2, -5, -4]);
+    let onnx = spec.to_onnx(split.shape())?;
+    println!(
+        "  lowered to ONNX for input {:?}: shape {:?}, allowzero {}",
+        split.shape(),
+        onnx.shape_values().unwrap_or_default(),
+        onnx.is_allowzero()
+    );
 
     // And a mistake is reported with its evidence, not a crash.
     let err = t.reshape_mx([0, 0, 0, -4, 5, -1]).unwrap_err();

@@ -4,7 +4,7 @@
 //! Run with `cargo run --release --example quickstart`.
 
 use ndarray::{array, Array};
-use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{Like, Mx, Np, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec};
 
 fn main() -> Result<(), ReshapeError> {
     let x = Array::from_iter(0..24)
@@ -66,6 +66,24 @@ fn main() -> Result<(), ReshapeError> {
         "numpy  x.T -> [-1] order C     -> view={} first {:?}",
         c.is_view(),
         &c.as_slice().unwrap()[..4]
+    );
+
+    // MXNet 2.x npx.reshape (renumbered values) and ONNX Reshape (0 copies by index).
+    let y = x.reshape_npx([-2, -6, 3, 1, -2])?;
+    println!(
+        "npx    [-2, -6, 3, 1, -2]      -> {:?} view={}",
+        y.shape(),
+        y.is_view()
+    );
+    let y = x.reshape_onnx(Onnx::new([0, -1]))?;
+    println!(
+        "onnx   [0, -1]                 -> {:?} view={}",
+        y.shape(),
+        y.is_view()
+    );
+    println!(
+        "mxnet  [-3, -2] lowered to ONNX: {:?}",
+        Mx::new([-3, -2]).to_onnx(x.shape())?
     );
 
     // Strict mode: a view or an error, never a copy.

@@ -25,6 +25,10 @@ pub enum Dialect {
     Paddle,
     /// NumPy `reshape` ([`Np`](crate::Np)).
     Np,
+    /// MXNet 2.x `npx.reshape` ([`Npx`](crate::Npx)).
+    Npx,
+    /// ONNX `Reshape` ([`Onnx`](crate::Onnx)).
+    Onnx,
 }
 
 impl Dialect {
@@ -40,6 +44,8 @@ impl Dialect {
             Dialect::Like => "reshape_like",
             Dialect::Paddle => "paddle",
             Dialect::Np => "numpy",
+            Dialect::Npx => "mxnet npx",
+            Dialect::Onnx => "onnx",
         }
     }
 }
@@ -155,6 +161,12 @@ pub enum ReshapeError {
     /// The output's element count differs from the input's.
     #[error("size_mismatch: {0}")]
     SizeMismatch(Box<ErrorContext>),
+    /// MXNet `npx.reshape` `-3` on an input dim that is not 1.
+    #[error("drop_not_one: {0}")]
+    DropNotOne(Box<ErrorContext>),
+    /// ONNX with `allowzero`: the shape holds both a `0` and a `-1`.
+    #[error("allowzero_with_infer: {0}")]
+    AllowzeroWithInfer(Box<ErrorContext>),
     /// A strict method (`reshape_view`, `reshape_view_mut`, `into_reshape`) was asked for a
     /// reshape that needs a copy with these strides.
     #[error("needs_copy: {0}")]
@@ -186,6 +198,8 @@ pub(crate) enum Rule {
     ZeroSizeMismatch,
     RangeInvalid,
     SizeMismatch,
+    DropNotOne,
+    AllowzeroWithInfer,
     NeedsCopy,
     ValueDoesNotFit,
     BadShapeTensor,
@@ -236,6 +250,8 @@ impl ReshapeError {
             Rule::ZeroSizeMismatch => ReshapeError::ZeroSizeMismatch(b),
             Rule::RangeInvalid => ReshapeError::RangeInvalid(b),
             Rule::SizeMismatch => ReshapeError::SizeMismatch(b),
+            Rule::DropNotOne => ReshapeError::DropNotOne(b),
+            Rule::AllowzeroWithInfer => ReshapeError::AllowzeroWithInfer(b),
             Rule::NeedsCopy => ReshapeError::NeedsCopy(b),
             Rule::ValueDoesNotFit => ReshapeError::ValueDoesNotFit(b),
             Rule::BadShapeTensor => ReshapeError::BadShapeTensor(b),
@@ -267,6 +283,8 @@ impl ReshapeError {
             | ReshapeError::ZeroSizeMismatch(c)
             | ReshapeError::RangeInvalid(c)
             | ReshapeError::SizeMismatch(c)
+            | ReshapeError::DropNotOne(c)
+            | ReshapeError::AllowzeroWithInfer(c)
             | ReshapeError::NeedsCopy(c)
             | ReshapeError::ValueDoesNotFit(c)
             | ReshapeError::BadShapeTensor(c) => c,
@@ -299,6 +317,8 @@ impl ReshapeError {
             ReshapeError::ZeroSizeMismatch(_) => "zero_size_mismatch",
             ReshapeError::RangeInvalid(_) => "range_invalid",
             ReshapeError::SizeMismatch(_) => "size_mismatch",
+            ReshapeError::DropNotOne(_) => "drop_not_one",
+            ReshapeError::AllowzeroWithInfer(_) => "allowzero_with_infer",
             ReshapeError::NeedsCopy(_) => "needs_copy",
             ReshapeError::ValueDoesNotFit(_) => "value_does_not_fit",
             ReshapeError::BadShapeTensor(_) => "bad_shape_tensor",

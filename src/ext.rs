@@ -11,7 +11,7 @@ use crate::layout::{
 };
 use crate::small::Small;
 use crate::spec::{IntoSpec, ShapeSpec, SpecValues};
-use crate::{IntoLike, Mx, Np, Paddle};
+use crate::{IntoLike, Mx, Np, Npx, Onnx, Paddle};
 
 mod sealed {
     pub trait Sealed {}
@@ -234,7 +234,8 @@ pub(crate) unsafe fn view_mut_from_parts<'a, A>(
     unsafe { raw.deref_into_view_mut() }
 }
 
-/// Reshapes in the MXNet, `reshape_like`, Paddle and NumPy dialects, for every `ndarray` array:
+/// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, for
+/// every `ndarray` array:
 /// owned [`Array`], [`ArrayView`], [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and
 /// [`CowArray`].
 ///
@@ -416,6 +417,62 @@ where
         S: Data,
     {
         self.reshape_with(Np::new(spec, order))
+    }
+
+    /// MXNet 2.x `npx.reshape`: a list with -1 to -6, or an [`Npx`] (for `reverse`).
+    ///
+    /// # Errors
+    ///
+    /// See [`Npx`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::<f32, _>::zeros((1, 2, 3));
+    /// assert_eq!(x.reshape_npx([-3, -1, -2])?.shape(), &[2, 3]); // drop the 1, infer, copy
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_npx<T: IntoSpec<Npx>>(&self, spec: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(spec.into_spec())
+    }
+
+    /// ONNX `Reshape`: a list or a 1-D `int64` shape tensor, or an [`Onnx`] (for `allowzero`).
+    ///
+    /// # Errors
+    ///
+    /// See [`Onnx`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array};
+    /// use ndarray_reshape::{Onnx, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::<f32, _>::zeros((2, 3, 4));
+    /// assert_eq!(x.reshape_onnx(&array![0i64, -1])?.shape(), &[2, 12]);
+    /// assert!(x.reshape_onnx(Onnx::new([0, -1]).allowzero(true)).is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_onnx<T: IntoSpec<Onnx>>(
+        &self,
+        spec: T,
+    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(spec.into_spec())
     }
 
     /// A view or nothing: never copies.

@@ -41,6 +41,9 @@
 //! | `paddle.reshape(x, shape)` (list or tensor) | `x.reshape_paddle(shape)` |
 //! | `fluid.layers.reshape(x, shape, actual_shape, act, inplace)` | [`fluid::Reshape`] |
 //! | `np.reshape(a, s, order=o)`, `a.reshape(s, order=o)` | `a.reshape_np(s, o)` |
+//! | `mx.npx.reshape(a, newshape, reverse=r)`, `mx.np.reshape(a, s)` (MXNet 2.x) | `a.reshape_npx(Npx::new(s).reverse(r))` |
+//! | ONNX `Reshape(data, shape)` with `allowzero` | `x.reshape_onnx(Onnx::new(shape).allowzero(a))` |
+//! | exporting any of the above to ONNX | [`ShapeSpec::to_onnx`] |
 //! | NumPy `a.shape = s` (never copies) | `a.reshape_view(Np::new(s, Order::C))` |
 //! | ndarray `to_shape` | `reshape_with(Np::new(s, Order::C))` |
 //!
@@ -86,6 +89,37 @@
 //! // NumPy: only -1 is special; 0 is a real zero-length dim.
 //! assert_eq!(Np::new([-1, 6], Order::C).infer_shape(&x)?, [4, 6]);
 //! assert_eq!(Np::new([0, 5], Order::C).infer_shape(&[0, 3])?, [0, 5]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! MXNet 2.x `npx.reshape` ([`Npx`]) renumbers MXNet's values, and ONNX ([`Onnx`]) has two:
+//!
+//! | value | MXNet 2.x [`Npx`] | ONNX [`Onnx`] |
+//! |---|---|---|
+//! | `d > 0` | `d` | `d` |
+//! | `0` | a literal 0 | the input dim at the same index; with `allowzero`, a literal 0 |
+//! | `-1` | inferred | inferred (never together with a `0` under `allowzero`) |
+//! | `-2` | the input dim at the read position | error |
+//! | `-3` | drops an input dim of length 1 | error |
+//! | `-4` | all remaining input dims | error |
+//! | `-5` | the product of the next two input dims | error |
+//! | `-6 a b` | splits the input dim into `a`, `b` (one may be `-1`) | error |
+//!
+//! ```
+//! use ndarray_reshape::{Mx, Npx, Onnx, ShapeSpec};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let x = [1, 2, 3, 8];
+//! assert_eq!(Npx::new([-3, -2, -1, 8]).infer_shape(&x)?, [2, 3, 8]); // drop the 1, copy, infer
+//! assert_eq!(Npx::new([-5, -4]).infer_shape(&x)?, [2, 3, 8]); // merge 1 x 2, copy the rest
+//! assert_eq!(Npx::new([-2, -2, -2, -6, 2, -1]).infer_shape(&x)?, [1, 2, 3, 2, 4]); // split 8
+//! assert_eq!(Npx::new([0, 7]).infer_shape(&[0, 5])?, [0, 7]); // 0 is a literal zero
+//! assert!(Npx::new([0, -1]).infer_shape(&[0, 5]).is_err()); // so -1 beside it is unknown
+//! assert_eq!(Onnx::new([0, 0, -1]).infer_shape(&x)?, [1, 2, 24]); // 0 copies by index
+//! assert_eq!(Onnx::new([0, 48]).allowzero(true).infer_shape(&[0, 3])?, [0, 48]);
+//! // Lowering any spec to ONNX for a known input shape:
+//! assert_eq!(Mx::new([-3, -2]).to_onnx(&x)?, Onnx::new([2, 3, 8]));
 //! # Ok(())
 //! # }
 //! ```
@@ -206,6 +240,8 @@ pub use layout::Order;
 pub use spec::like::{IntoLike, Like};
 pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;
+pub use spec::npx::Npx;
+pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
 pub use spec::{IntoSpec, ShapeItem, ShapeSpec, SpecInt, SpecList, SpecValues};
 

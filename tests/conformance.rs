@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use ndarray::{Array, Array1, ArrayD, ArrayView, ArrayViewMut, Axis, IxDyn, ShapeBuilder};
 use ndarray_reshape::layout::{is_c_contiguous, is_f_contiguous, resolve_order};
 use ndarray_reshape::{
-    Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
 };
 use serde_json::Value;
 
@@ -476,5 +476,93 @@ fn numpy() {
             }
         }
         Ok(())
+    });
+}
+
+#[test]
+fn npx() {
+    run_all("npx.jsonl", |c| {
+        let spec = Npx::new(i64s(&c["spec"])).reverse(c["reverse"].as_bool().unwrap());
+        check_contiguous(c, &usizes(&c["in"]), spec)
+    });
+}
+
+#[test]
+fn onnx() {
+    run_all("onnx.jsonl", |c| {
+        let input = usizes(&c["in"]);
+        let allowzero = c["allowzero"].as_bool().unwrap();
+        let spec = i64s(&c["spec"]);
+        check_contiguous(c, &input, Onnx::new(spec.as_slice()).allowzero(allowzero))?;
+        // The shape as a 1-D int64 tensor gives the same outcome.
+        let t = Array1::from(spec.clone());
+        let a = Onnx::new(&t).allowzero(allowzero).infer_shape(&input);
+        let b = Onnx::new(spec.as_slice())
+            .allowzero(allowzero)
+            .infer_shape(&input);
+        if a.as_ref().map_err(ReshapeError::category) != b.as_ref().map_err(ReshapeError::category)
+        {
+            return Err(format!("tensor form {a:?} vs list {b:?}"));
+        }
+        Ok(())
+    });
+}
+
+/// Every successful case of every file, lowered to ONNX for its input shape, gives the same
+/// shape under ONNX's rules.
+#[test]
+fn onnx_lowering_round_trip() {
+    fn round_trip<P: ShapeSpec>(spec: P, input: &[usize]) -> Result<(), String> {
+        let Ok(want) = spec.infer_shape(input) else {
+            return Ok(());
+        };
+        let lowered = spec.to_onnx(input).map_err(|e| e.to_string())?;
+        if lowered
+            .shape_values()
+            .is_none_or(|v| v.iter().any(|&d| d < 0))
+        {
+            return Err(format!("not an explicit shape: {lowered:?}"));
+        }
+        match lowered.infer_shape(input) {
+            Ok(got) if got == want => Ok(()),
+            other => Err(format!("{lowered:?} gives {other:?}, the spec {want:?}")),
+        }
+    }
+    let b = |v: &Value| v.as_bool().unwrap();
+    run_all("mxnet.jsonl", |c| {
+        round_trip(
+            Mx::new(i64s(&c["spec"])).reverse(b(&c["reverse"])),
+            &usizes(&c["in"]),
+        )
+    });
+    run_all("mxnet_legacy.jsonl", |c| {
+        round_trip(
+            Mx::target_shape(i64s(&c["target_shape"])).keep_highest(b(&c["keep_highest"])),
+            &usizes(&c["in"]),
+        )
+    });
+    run_all("like.jsonl", |c| {
+        let like = Like::new(usizes(&c["rhs"]).as_slice())
+            .lhs(opt(&c["lhs_begin"]), opt(&c["lhs_end"]))
+            .rhs(opt(&c["rhs_begin"]), opt(&c["rhs_end"]));
+        round_trip(like, &usizes(&c["lhs"]))
+    });
+    run_all("paddle.jsonl", |c| {
+        round_trip(Paddle::new(i64s(&c["spec"])), &usizes(&c["in"]))
+    });
+    run_all("numpy.jsonl", |c| {
+        round_trip(Np::new(i64s(&c["spec"]), order_of(c)), &usizes(&c["shape"]))
+    });
+    run_all("npx.jsonl", |c| {
+        round_trip(
+            Npx::new(i64s(&c["spec"])).reverse(b(&c["reverse"])),
+            &usizes(&c["in"]),
+        )
+    });
+    run_all("onnx.jsonl", |c| {
+        round_trip(
+            Onnx::new(i64s(&c["spec"])).allowzero(b(&c["allowzero"])),
+            &usizes(&c["in"]),
+        )
     });
 }

@@ -3,7 +3,7 @@
 
 use ndarray::{array, Array};
 use ndarray_reshape::{
-    Dialect, Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
+    Dialect, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
 };
 
 fn pin(err: ReshapeError, category: &str, position: Option<usize>, message: &str) {
@@ -206,6 +206,27 @@ fn bad_shape_tensor() {
         .unwrap_err();
     pin(e, "bad_shape_tensor", Some(1),
         "bad_shape_tensor: a shape entry must be a 0-d or one-element integer array, got shape [2]; input shape [4], paddle spec [2, tensor([1, 2])], position 1");
+}
+
+#[test]
+fn drop_not_one() {
+    let e = Npx::new([-3, 6]).infer_shape(&[2, 3]).unwrap_err();
+    assert!(matches!(e, ReshapeError::DropNotOne(_)));
+    assert_eq!(e.context().dialect, Dialect::Npx);
+    pin(e, "drop_not_one", Some(0),
+        "drop_not_one: -3 drops the input dim 2 at read position 0, which is not 1; input shape [2, 3], mxnet npx spec [-3, 6], position 0");
+}
+
+#[test]
+fn allowzero_with_infer() {
+    let e = Onnx::new([0, -1])
+        .allowzero(true)
+        .infer_shape(&[2, 0])
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::AllowzeroWithInfer(_)));
+    assert_eq!(e.context().dialect, Dialect::Onnx);
+    pin(e, "allowzero_with_infer", Some(0),
+        "allowzero_with_infer: with allowzero, a shape may not hold both a 0 and a -1; input shape [2, 0], onnx spec [0, -1] allowzero, position 0");
 }
 
 #[test]

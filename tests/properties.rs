@@ -3,7 +3,9 @@
 
 use ndarray::{Array, ArrayD, ArrayView, Axis, IxDyn, Slice};
 use ndarray_reshape::layout::{resolve_order, view_strides};
-use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+};
 use proptest::prelude::*;
 
 type Infer<'a> = Box<dyn Fn() -> Result<Vec<usize>, ReshapeError> + 'a>;
@@ -189,6 +191,8 @@ proptest! {
             Box::new(|| Paddle::new(spec.as_slice()).infer_shape(&input)),
             Box::new(|| Np::new(spec.as_slice(), Order::A).infer_shape(&input)),
             Box::new(|| Like::new(spec.as_slice()).lhs(bounds[0], bounds[1]).rhs(bounds[2], bounds[3]).infer_shape(&input)),
+            Box::new(|| Npx::new(spec.as_slice()).reverse(flag).infer_shape(&input)),
+            Box::new(|| Onnx::new(spec.as_slice()).allowzero(flag).infer_shape(&input)),
         ];
         for f in &specs {
             if let Ok(shape) = f() {
@@ -206,6 +210,10 @@ proptest! {
         prop_assert_eq!(p, Paddle::new(spec.as_slice()).infer_shape(&small));
         let n = x.reshape_np(spec.as_slice(), Order::F).map(|y| y.shape().to_vec());
         prop_assert_eq!(n, Np::new(spec.as_slice(), Order::F).infer_shape(&small));
+        let v = x.reshape_npx(Npx::new(spec.as_slice()).reverse(flag)).map(|y| y.shape().to_vec());
+        prop_assert_eq!(v, Npx::new(spec.as_slice()).reverse(flag).infer_shape(&small));
+        let o = x.reshape_onnx(Onnx::new(spec.as_slice()).allowzero(flag)).map(|y| y.shape().to_vec());
+        prop_assert_eq!(o, Onnx::new(spec.as_slice()).allowzero(flag).infer_shape(&small));
     }
 
     /// The solver never panics on arbitrary shapes and strides, and agrees with itself on sizes.

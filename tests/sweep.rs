@@ -6,7 +6,8 @@
 
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{
-    layout::resolve_order, Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+    layout::resolve_order, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt,
+    ShapeSpec,
 };
 
 /// SplitMix64: small, fast, and the same sequence on every machine.
@@ -36,7 +37,7 @@ fn value(r: &mut Rng) -> i64 {
         2 => 1 << 32,
         3 => -(1 << 40),
         4 => r.next() as i64,
-        _ => r.below(15) as i64 - 7,
+        _ => r.below(17) as i64 - 8,
     }
 }
 
@@ -174,7 +175,19 @@ fn no_panic_sweep() {
             .lhs(bound(&mut r), bound(&mut r))
             .rhs(bound(&mut r), bound(&mut r));
         check_shape_only(like.infer_shape(&input), &input, &mut successes);
-        cases += 5;
+        check_shape_only(
+            Npx::new(spec.as_slice()).reverse(flag).infer_shape(&input),
+            &input,
+            &mut successes,
+        );
+        check_shape_only(
+            Onnx::new(spec.as_slice())
+                .allowzero(flag)
+                .infer_shape(&input),
+            &input,
+            &mut successes,
+        );
+        cases += 7;
     }
     // Real strided arrays: values against the reference, view decisions against the strict mode.
     let mut failures = Vec::new();
@@ -197,6 +210,10 @@ fn no_panic_sweep() {
             2 => vec![len, 1, -1],
             _ => (0..r.below(5)).map(|_| value(&mut r)).collect(),
         };
+        // npx's -2 and -3 read input dims; mix them in too.
+        if r.chance(15) {
+            spec.insert(0, [-2, -3, -4, -5, -6][r.below(5) as usize]);
+        }
         if r.chance(20) && !spec.is_empty() {
             let i = r.below(spec.len() as u64) as usize;
             spec[i] = value(&mut r);
@@ -225,7 +242,7 @@ fn no_panic_sweep() {
                 )),
             }
         }
-        cases += 5;
+        cases += 7;
     }
     assert!(
         failures.is_empty(),

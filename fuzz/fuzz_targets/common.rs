@@ -12,7 +12,8 @@
 use arbitrary::{Result, Unstructured};
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{
-    layout::resolve_order, Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+    layout::resolve_order, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt,
+    ShapeSpec,
 };
 
 /// The dialect a target fuzzes (each binary constructs one of them).
@@ -23,6 +24,8 @@ pub enum Target {
     Like,
     Paddle,
     Np,
+    Npx,
+    Onnx,
 }
 
 pub fn run(data: &[u8], target: Target) {
@@ -105,6 +108,8 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
         }
         Target::Paddle => check(&x, Paddle::new(spec.as_slice())),
         Target::Np => check(&x, Np::new(spec.as_slice(), order)),
+        Target::Npx => check(&x, Npx::new(spec.as_slice()).reverse(flag)),
+        Target::Onnx => check(&x, Onnx::new(spec.as_slice()).allowzero(flag)),
         Target::Like => {
             let rhs: Vec<usize> = spec.iter().map(|&v| v.clamp(0, 64) as usize).collect();
             let like = Like::new(rhs.as_slice())
@@ -128,6 +133,8 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
         Target::Mx => Mx::new(spec.as_slice()).reverse(flag).infer_shape(&shape),
         Target::Paddle => Paddle::new(spec.as_slice()).infer_shape(&shape),
         Target::Np => Np::new(spec.as_slice(), order).infer_shape(&shape),
+        Target::Npx => Npx::new(spec.as_slice()).reverse(flag).infer_shape(&shape),
+        Target::Onnx => Onnx::new(spec.as_slice()).allowzero(flag).infer_shape(&shape),
         Target::Like => Like::new(shape.as_slice()).lhs(bound(u)?, bound(u)?).infer_shape(&shape),
     };
     if let Ok(s) = r {

@@ -15,6 +15,8 @@ use crate::small::Small;
 pub(crate) mod like;
 pub(crate) mod mx;
 pub(crate) mod np;
+pub(crate) mod npx;
+pub(crate) mod onnx;
 pub(crate) mod paddle;
 
 /// The largest element count (and the largest product of non-zero dims) an `ndarray` shape may
@@ -29,7 +31,8 @@ pub(crate) use sealed::Sealed;
 /// A reshape spec of some dialect: computes the target shape from an input shape, without data.
 ///
 /// Implemented by [`Mx`](crate::Mx), [`MxTarget`](crate::MxTarget), [`Like`](crate::Like),
-/// [`Paddle`](crate::Paddle) and [`Np`](crate::Np), and by references to them. Graph compilers
+/// [`Paddle`](crate::Paddle), [`Np`](crate::Np), [`Npx`](crate::Npx) and
+/// [`Onnx`](crate::Onnx), and by references to them. Graph compilers
 /// and model converters can call [`infer_shape`](Self::infer_shape) on shapes alone. The trait
 /// is sealed so that methods can be added without breaking users.
 ///
@@ -74,6 +77,32 @@ pub trait ShapeSpec: Sealed {
     /// The dialect and the spec as written, for error messages.
     #[doc(hidden)]
     fn describe(&self) -> (crate::Dialect, String);
+
+    /// The ONNX `Reshape` that means exactly this reshape for an input of shape `input`: an
+    /// explicit shape of non-negative dims, with `allowzero` set when a dim is 0 (so the 0 is a
+    /// literal zero). Exporters lower MXNet, Paddle and NumPy reshapes with it.
+    ///
+    /// # Errors
+    ///
+    /// The spec's own errors for this input.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, Onnx, Paddle, ShapeSpec};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let lowered = Mx::new([-4, 1, 2, -2]).to_onnx(&[2, 3, 4])?;
+    /// assert_eq!(lowered, Onnx::new([1, 2, 3, 4]));
+    /// let lowered = Paddle::new([0, -1]).to_onnx(&[2, 0, 3])?;
+    /// assert_eq!(lowered, Onnx::new([0, 6]).allowzero(true));
+    /// assert_eq!(lowered.infer_shape(&[2, 0, 3])?, vec![0, 6]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn to_onnx(&self, input: &[usize]) -> Result<crate::Onnx, ReshapeError> {
+        let shape = self.infer_shape(input)?;
+        let zero = shape.contains(&0);
+        Ok(crate::Onnx::new(shape).allowzero(zero))
+    }
 }
 
 impl<T: ShapeSpec + ?Sized> Sealed for &T {}
@@ -201,7 +230,15 @@ where
 }
 
 /// The spec values of any dialect, converted to `i64` (or the first entry that could not be).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `Debug` and `Display` print the values as written.
+///
+/// ```
+/// use ndarray_reshape::{Onnx, SpecValues};
+/// let list = [2, -1].into_spec_list();
+/// assert_eq!(format!("{list:?}"), "[2, -1]");
+/// assert_eq!(format!("{:?}", Onnx::new([6, 4])), "Onnx { shape: [6, 4], allowzero: false }");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct SpecList {
     vals: Small<i64>,
     bad: Option<Box<BadEntry>>,
@@ -255,6 +292,12 @@ impl SpecList {
             None => Ok(&self.vals),
             Some(b) => Err(Fail::at(b.rule, b.position, b.detail.clone())),
         }
+    }
+}
+
+impl fmt::Debug for SpecList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -492,6 +535,62 @@ impl<'a> Out<'a> {
         }
         Ok(())
     }
+}
+
+/// A value of the spec in reading order, with its position in the written spec.
+pub(crate) fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, usize) + '_ {
+    let n = spec.len();
+    move |i| {
+        if reverse {
+            (spec[n - 1 - i], n - 1 - i)
+        } else {
+            (spec[i], i)
+        }
+    }
+}
+
+/// The pair `a b` of an MXNet split (`-4` in `Reshape`, `-6` in `npx.reshape`) of the input dim
+/// `d0`, written at spec position `p`: each operand `>= 0` (0 is a real zero) or `-1`, inferred
+/// from `d0` alone; then the pair must multiply to `d0`.
+pub(crate) fn split_pair(
+    op: &str,
+    d0: usize,
+    a: (i64, usize),
+    b: (i64, usize),
+    p: usize,
+) -> Result<(usize, usize), Fail> {
+    for (v, pv) in [a, b] {
+        if v < -1 {
+            return Err(Fail::at(
+                Rule::BadValue,
+                pv,
+                format!("value {v} inside a {op} pair; only -1 may be negative there"),
+            ));
+        }
+    }
+    let mismatch = |detail: String| Fail::at(Rule::SplitMismatch, p, detail);
+    let (x, y) = match (a.0, b.0) {
+        (-1, k) | (k, -1) => {
+            let k = dim_of(k);
+            if k == 0 || d0 % k != 0 {
+                return Err(mismatch(format!(
+                    "{op} cannot infer a half of {d0} next to {k}"
+                )));
+            }
+            if a.0 == -1 {
+                (d0 / k, k)
+            } else {
+                (k, d0 / k)
+            }
+        }
+        (x, y) => (dim_of(x), dim_of(y)),
+    };
+    if x.checked_mul(y) != Some(d0) {
+        return Err(mismatch(format!(
+            "{op} {x} {y} does not split the input dim {d0}"
+        )));
+    }
+    Ok((x, y))
 }
 
 /// Format `Option<i64>` bounds as `begin..end`.

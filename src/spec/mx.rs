@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues,
+    dim_of, input_size, reading, split_pair, with_context, IntoSpec, Out, Sealed, ShapeSpec,
+    SpecList, SpecValues,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -142,18 +143,6 @@ impl ShapeSpec for Mx {
     }
 }
 
-/// A value of the spec in reading order, with its position in the written spec.
-fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, usize) + '_ {
-    let n = spec.len();
-    move |i| {
-        if reverse {
-            (spec[n - 1 - i], n - 1 - i)
-        } else {
-            (spec[i], i)
-        }
-    }
-}
-
 fn infer(
     input: &[usize],
     spec: &[i64],
@@ -279,38 +268,7 @@ fn split(d0: usize, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(usize
             "-4 -1 -1 leaves both halves unknown",
         ));
     }
-    for (v, pv) in [a, b] {
-        if v < -1 {
-            return Err(Fail::at(
-                Rule::BadValue,
-                pv,
-                format!("value {v} inside a -4 pair; only -1 may be negative there"),
-            ));
-        }
-    }
-    let mismatch = |detail: String| Fail::at(Rule::SplitMismatch, p, detail);
-    let (x, y) = match (a.0, b.0) {
-        (-1, k) | (k, -1) => {
-            let k = dim_of(k);
-            if k == 0 || d0 % k != 0 {
-                return Err(mismatch(format!(
-                    "-4 cannot infer a half of {d0} next to {k}"
-                )));
-            }
-            if a.0 == -1 {
-                (d0 / k, k)
-            } else {
-                (k, d0 / k)
-            }
-        }
-        (x, y) => (dim_of(x), dim_of(y)),
-    };
-    if x.checked_mul(y) != Some(d0) {
-        return Err(mismatch(format!(
-            "-4 {x} {y} does not split the input dim {d0}"
-        )));
-    }
-    Ok((x, y))
+    split_pair("-4", d0, a, b, p)
 }
 
 /// MXNet `Reshape`'s deprecated `target_shape` / `keep_highest` parameters.
