@@ -396,6 +396,28 @@ pub trait IntoSpec<P> {
     fn into_spec(self) -> P;
 }
 
+/// `IntoSpec<$t>` for `$t`, `&$t` and every [`SpecValues`] (through `$t::new`).
+macro_rules! into_spec {
+    ($t:ty) => {
+        impl<T: $crate::spec::SpecValues> $crate::spec::IntoSpec<$t> for T {
+            fn into_spec(self) -> $t {
+                <$t>::new(self)
+            }
+        }
+        impl $crate::spec::IntoSpec<$t> for $t {
+            fn into_spec(self) -> $t {
+                self
+            }
+        }
+        impl $crate::spec::IntoSpec<$t> for &$t {
+            fn into_spec(self) -> $t {
+                self.clone()
+            }
+        }
+    };
+}
+pub(crate) use into_spec;
+
 /// Attach the evidence to a dialect's failure.
 pub(crate) fn with_context(
     fail: Fail,

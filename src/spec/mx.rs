@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, IntoSpec, Out, Sealed, ShapeSpec,
-    SpecList, SpecValues,
+    dim_of, input_size, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
+    SpecValues,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -112,21 +112,7 @@ impl fmt::Display for Mx {
     }
 }
 
-impl<T: SpecValues> IntoSpec<Mx> for T {
-    fn into_spec(self) -> Mx {
-        Mx::new(self)
-    }
-}
-impl IntoSpec<Mx> for Mx {
-    fn into_spec(self) -> Mx {
-        self
-    }
-}
-impl IntoSpec<Mx> for &Mx {
-    fn into_spec(self) -> Mx {
-        self.clone()
-    }
-}
+super::into_spec!(Mx);
 
 impl Sealed for Mx {}
 impl ShapeSpec for Mx {

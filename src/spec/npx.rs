@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, IntoSpec, Out, Sealed, ShapeSpec,
-    SpecList, SpecValues,
+    dim_of, input_size, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
+    SpecValues,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -99,21 +99,7 @@ impl fmt::Display for Npx {
     }
 }
 
-impl<T: SpecValues> IntoSpec<Npx> for T {
-    fn into_spec(self) -> Npx {
-        Npx::new(self)
-    }
-}
-impl IntoSpec<Npx> for Npx {
-    fn into_spec(self) -> Npx {
-        self
-    }
-}
-impl IntoSpec<Npx> for &Npx {
-    fn into_spec(self) -> Npx {
-        self.clone()
-    }
-}
+super::into_spec!(Npx);
 
 impl Sealed for Npx {}
 impl ShapeSpec for Npx {

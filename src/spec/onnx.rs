@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use super::{
-    dim_of, input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues,
-};
+use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -108,21 +106,7 @@ impl fmt::Display for Onnx {
     }
 }
 
-impl<T: SpecValues> IntoSpec<Onnx> for T {
-    fn into_spec(self) -> Onnx {
-        Onnx::new(self)
-    }
-}
-impl IntoSpec<Onnx> for Onnx {
-    fn into_spec(self) -> Onnx {
-        self
-    }
-}
-impl IntoSpec<Onnx> for &Onnx {
-    fn into_spec(self) -> Onnx {
-        self.clone()
-    }
-}
+super::into_spec!(Onnx);
 
 impl Sealed for Onnx {}
 impl ShapeSpec for Onnx {

@@ -2,9 +2,7 @@
 
 use std::fmt;
 
-use super::{
-    dim_of, input_size, with_context, IntoSpec, Out, Sealed, ShapeSpec, SpecList, SpecValues,
-};
+use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -96,21 +94,7 @@ impl fmt::Display for Paddle {
     }
 }
 
-impl<T: SpecValues> IntoSpec<Paddle> for T {
-    fn into_spec(self) -> Paddle {
-        Paddle::new(self)
-    }
-}
-impl IntoSpec<Paddle> for Paddle {
-    fn into_spec(self) -> Paddle {
-        self
-    }
-}
-impl IntoSpec<Paddle> for &Paddle {
-    fn into_spec(self) -> Paddle {
-        self.clone()
-    }
-}
+super::into_spec!(Paddle);
 
 impl Sealed for Paddle {}
 impl ShapeSpec for Paddle {
