@@ -1,5 +1,6 @@
-//! MXNet, Paddle and NumPy reshape semantics for [`ndarray`] arrays, with zero-copy views
-//! whenever the strides permit (exactly when NumPy would give one) and parallel copies otherwise.
+//! MXNet (1.x `Reshape` and 2.x `npx.reshape`), Paddle, NumPy and ONNX reshape semantics for
+//! [`ndarray`] arrays, with zero-copy views whenever the strides permit (exactly when NumPy would
+//! give one) and parallel copies otherwise.
 //!
 //! # Quick start
 //!
