@@ -501,6 +501,17 @@ impl<'a> Out<'a> {
         self.dims.push(1);
     }
 
+    /// Push the slot of the `-1` written at spec position `p`, or fail with `multiple_infer`
+    /// if there is one already.
+    #[inline]
+    pub(crate) fn push_infer_at(&mut self, p: usize) -> Result<(), Fail> {
+        if self.infer.is_some() {
+            return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
+        }
+        self.push_infer();
+        Ok(())
+    }
+
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
     #[inline]

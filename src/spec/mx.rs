@@ -171,10 +171,7 @@ fn infer(
                 pos += 1;
             }
             -1 => {
-                if out.infer.is_some() {
-                    return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
-                }
-                out.push_infer();
+                out.push_infer_at(p)?;
                 src.push(p);
                 pos += 1;
             }

@@ -93,10 +93,7 @@ fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), F
     for (i, &v) in spec.iter().enumerate() {
         match v {
             d if d >= 0 => out.push(dim_of(d)),
-            -1 if out.infer.is_some() => {
-                return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"))
-            }
-            -1 => out.push_infer(),
+            -1 => out.push_infer_at(i)?,
             _ => {
                 return Err(Fail::at(
                     Rule::BadValue,

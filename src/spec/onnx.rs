@@ -151,10 +151,7 @@ fn infer(
                 }
                 out.push(input[i]);
             }
-            -1 if out.infer.is_some() => {
-                return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"))
-            }
-            -1 => out.push_infer(),
+            -1 => out.push_infer_at(i)?,
             _ => {
                 return Err(Fail::at(
                     Rule::BadValue,

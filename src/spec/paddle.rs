@@ -137,12 +137,7 @@ fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), F
                 spec_zero = true;
                 out.push(input[i]);
             }
-            -1 => {
-                if out.infer.is_some() {
-                    return Err(Fail::at(Rule::MultipleInfer, i, "a second -1"));
-                }
-                out.push_infer();
-            }
+            -1 => out.push_infer_at(i)?,
             _ => {
                 return Err(Fail::at(
                     Rule::BadValue,
