@@ -325,7 +325,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(spec.into_spec())
+        self.reshape_with(&spec.into_spec())
     }
 
     /// MXNet `reshape_like`: the shape of another array (any element type), or a [`Like`](crate::Like)
@@ -353,7 +353,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(rhs.into_like())
+        self.reshape_with(&rhs.into_like())
     }
 
     /// Paddle `reshape`: a list, a 1-D `i32`/`i64` shape tensor, or a [`Paddle`].
@@ -383,7 +383,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(spec.into_spec())
+        self.reshape_with(&spec.into_spec())
     }
 
     /// NumPy `reshape(newshape, order)`.
@@ -416,7 +416,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(Np::new(spec, order))
+        self.reshape_with(&Np::new(spec, order))
     }
 
     /// MXNet 2.x `npx.reshape`: a list with -1 to -6, or an [`Npx`] (for `reverse`).
@@ -442,7 +442,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(spec.into_spec())
+        self.reshape_with(&spec.into_spec())
     }
 
     /// ONNX `Reshape`: a list or a 1-D `int64` shape tensor, or an [`Onnx`] (for `allowzero`).
@@ -472,7 +472,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(spec.into_spec())
+        self.reshape_with(&spec.into_spec())
     }
 
     /// A view or nothing: never copies.
