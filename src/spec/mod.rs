@@ -501,6 +501,25 @@ impl<'a> Out<'a> {
         self.dims.push(1);
     }
 
+    /// The end of an MXNet-style read ([`reading`]): [`finish`](Self::finish), with a failure's
+    /// output index moved to the written-spec position that dim came from (`src`), then the
+    /// output reversed back after a `reverse` read.
+    pub(crate) fn finish_read(
+        &mut self,
+        size: usize,
+        src: &[usize],
+        reverse: bool,
+    ) -> Result<(), Fail> {
+        self.finish(size).map_err(|mut f| {
+            f.position = f.position.map(|k| src[k]);
+            f
+        })?;
+        if reverse {
+            self.dims.reverse();
+        }
+        Ok(())
+    }
+
     /// Push the slot of the `-1` written at spec position `p`, or fail with `multiple_infer`
     /// if there is one already.
     #[inline]
@@ -515,7 +534,7 @@ impl<'a> Out<'a> {
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
     #[inline]
-    pub(crate) fn finish(self, size: usize) -> Result<(), Fail> {
+    pub(crate) fn finish(&mut self, size: usize) -> Result<(), Fail> {
         // overflow: the product of the known non-zero dims.
         let mut nonzero: usize = 1;
         let mut zero = false;

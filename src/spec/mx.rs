@@ -137,14 +137,14 @@ fn infer(
 ) -> Result<(), Fail> {
     let n = spec.len();
     let at = reading(spec, reverse);
-    let dim = |k: usize| -> usize {
+    let rank = input.len();
+    let dim = |k: usize| {
         if reverse {
-            input[input.len() - 1 - k]
+            input[rank - 1 - k]
         } else {
             input[k]
         }
     };
-    let rank = input.len();
     let mut out = Out::new(dims);
     // The written-spec position each output dim comes from, to report errors there.
     let mut src: Small<usize> = Small::with_capacity(n + rank);
@@ -232,14 +232,7 @@ fn infer(
         i += 1;
     }
     let size = input_size(input)?;
-    out.finish(size).map_err(|mut f| {
-        f.position = f.position.map(|i| src[i]);
-        f
-    })?;
-    if reverse {
-        dims.reverse();
-    }
-    Ok(())
+    out.finish_read(size, &src, reverse)
 }
 
 /// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.

@@ -239,14 +239,7 @@ fn infer(
         i += 1;
     }
     let size = input_size(input)?;
-    out.finish(size).map_err(|mut f| {
-        f.position = f.position.map(|k| src[k]);
-        f
-    })?;
-    if reverse {
-        dims.reverse();
-    }
-    Ok(())
+    out.finish_read(size, &src, reverse)
 }
 
 #[cfg(test)]
