@@ -7,7 +7,8 @@ use ndarray::{
 
 use crate::error::{ErrorContext, ReshapeError, Rule};
 use crate::layout::{
-    fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order, solve, Order,
+    fill_contiguous_strides, fill_contiguous_ustrides, is_c_contiguous, is_f_contiguous,
+    resolve_order, solve, Order,
 };
 use crate::small::Small;
 use crate::spec::{IntoSpec, ShapeSpec, SpecValues};
@@ -86,6 +87,16 @@ impl Plan {
         }
     }
 
+    /// The shape and ndarray's default strides in the reading order, of a contiguous,
+    /// non-empty plan. (Built from slices: ndarray's `default_strides`, or overwriting a clone
+    /// of the shape, measured slower.)
+    #[inline]
+    fn contiguous_dims(&self) -> (IxDyn, IxDyn) {
+        let mut strides = Small::filled(0usize, self.shape.len());
+        fill_contiguous_ustrides(&self.shape, self.order, &mut strides);
+        (IxDyn(&self.shape), IxDyn(&strides))
+    }
+
     /// The view this plan describes, of the array whose first element is at `ptr`.
     ///
     /// # Safety
@@ -94,11 +105,11 @@ impl Plan {
     /// elements are readable for `'a`.
     #[inline]
     pub(crate) unsafe fn view<'a, A>(&self, ptr: *const A) -> ArrayView<'a, A, IxDyn> {
-        if self.contiguous {
-            let shape = IxDyn(&self.shape).set_f(self.order == Order::F);
+        if self.contiguous && !self.shape.contains(&0) {
+            let (dim, strides) = self.contiguous_dims();
             // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
-            // ndarray's default strides address exactly its elements; empty shapes get zeros.
-            unsafe { ArrayView::from_shape_ptr(shape, ptr) }
+            // these strides (ndarray's defaults) address exactly its elements.
+            unsafe { ArrayView::from_shape_ptr(dim.strides(strides), ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
             unsafe { view_from_parts(ptr, &self.shape, &self.strides) }
@@ -112,10 +123,10 @@ impl Plan {
     /// As [`view`](Self::view), and the elements must be writable and unaliased for `'a`.
     #[inline]
     pub(crate) unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
-        if self.contiguous {
-            let shape = IxDyn(&self.shape).set_f(self.order == Order::F);
+        if self.contiguous && !self.shape.contains(&0) {
+            let (dim, strides) = self.contiguous_dims();
             // SAFETY: as in `view`; uniqueness is the caller's contract.
-            unsafe { ArrayViewMut::from_shape_ptr(shape, ptr) }
+            unsafe { ArrayViewMut::from_shape_ptr(dim.strides(strides), ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
             unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }

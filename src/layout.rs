@@ -123,14 +123,26 @@ pub fn contiguous_strides(shape: &[usize], order: Order) -> Vec<isize> {
 /// [`contiguous_strides`] into `out` (as long as `shape`). All zero for an empty shape.
 #[inline]
 pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [isize]) {
+    fill_strides(shape, order, out, |v| v as isize);
+}
+
+/// [`fill_contiguous_strides`] as ndarray stores strides (`usize`, two's complement).
+#[inline]
+pub(crate) fn fill_contiguous_ustrides(shape: &[usize], order: Order, out: &mut [usize]) {
+    fill_strides(shape, order, out, |v| v);
+}
+
+#[inline(always)]
+fn fill_strides<T: Copy>(shape: &[usize], order: Order, out: &mut [T], of: impl Fn(usize) -> T) {
     if shape.contains(&0) {
-        out.iter_mut().for_each(|s| *s = 0);
+        out.iter_mut().for_each(|s| *s = of(0));
         return;
     }
-    let mut acc: isize = 1;
+    // The products stay below `isize::MAX`: the shape's size was checked.
+    let mut acc: usize = 1;
     let mut set = |i: usize| {
-        out[i] = acc;
-        acc = acc.wrapping_mul(shape[i] as isize);
+        out[i] = of(acc);
+        acc = acc.wrapping_mul(shape[i]);
     };
     match order {
         Order::F => (0..shape.len()).for_each(&mut set),

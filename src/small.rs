@@ -12,10 +12,11 @@ pub(crate) const INLINE: usize = 8;
 #[derive(Clone)]
 #[doc(hidden)]
 pub struct Small<T: Copy + Default> {
-    /// Entries in `buf` while `heap` is empty; unused once it is not.
+    /// The number of entries: in `buf` up to [`INLINE`], in `heap` beyond.
     len: usize,
     buf: [T; INLINE],
-    /// All entries, once there are more than [`INLINE`].
+    /// All entries, once there are more than [`INLINE`] (stale otherwise; kept for its
+    /// capacity).
     heap: Vec<T>,
 }
 
@@ -40,7 +41,7 @@ impl<T: Copy + Default> Small<T> {
             }
         } else {
             Small {
-                len: 0,
+                len: n,
                 buf: [T::default(); INLINE],
                 heap: vec![v; n],
             }
@@ -60,26 +61,31 @@ impl<T: Copy + Default> Small<T> {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.len = 0;
-        self.heap.clear();
     }
 
     #[inline]
     fn spilled(&self) -> bool {
-        !self.heap.is_empty()
+        self.len > INLINE
     }
 
     #[inline]
     pub(crate) fn push(&mut self, v: T) {
-        if !self.spilled() && self.len < INLINE {
+        if self.len < INLINE {
             self.buf[self.len] = v;
-            self.len += 1;
         } else {
-            if !self.spilled() {
-                self.heap.reserve(2 * INLINE);
-                self.heap.extend_from_slice(&self.buf[..self.len]);
-            }
-            self.heap.push(v);
+            self.spill_push(v);
         }
+        self.len += 1;
+    }
+
+    #[cold]
+    fn spill_push(&mut self, v: T) {
+        if self.len == INLINE {
+            self.heap.clear();
+            self.heap.reserve(2 * INLINE);
+            self.heap.extend_from_slice(&self.buf);
+        }
+        self.heap.push(v);
     }
 }
 
@@ -152,6 +158,16 @@ mod tests {
         assert_eq!(Small::filled(1u8, 9).len(), 9);
         let t: Small<u32> = (0..20).collect();
         assert_eq!(s, t);
+        // Cleared after a spill, it refills inline, then spills again without stale entries.
+        s.clear();
+        assert!(s.is_empty());
+        for i in 0..12 {
+            s.push(100 + i);
+        }
+        assert_eq!(&*s, &(100..112).collect::<Vec<u32>>()[..]);
+        let mut g = Small::filled(5u32, 10);
+        g.push(6);
+        assert_eq!(&*g, &[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6]);
         let f = Small::filled(7u8, 3);
         assert_eq!(&*f, &[7, 7, 7]);
         assert_eq!(format!("{f:?}"), "[7, 7, 7]");

@@ -290,8 +290,16 @@ impl SpecList {
     pub(crate) fn values(&self) -> Result<&[i64], Fail> {
         match &self.bad {
             None => Ok(&self.vals),
-            Some(b) => Err(Fail::at(b.rule, b.position, b.detail.clone())),
+            Some(b) => Err(b.fail()),
         }
+    }
+}
+
+impl BadEntry {
+    #[cold]
+    #[inline(never)]
+    fn fail(&self) -> Fail {
+        Fail::at(self.rule, self.position, self.detail.clone())
     }
 }
 
@@ -419,6 +427,7 @@ macro_rules! into_spec {
 pub(crate) use into_spec;
 
 /// Attach the evidence to a dialect's failure.
+#[cold]
 pub(crate) fn with_context(
     fail: Fail,
     dialect: crate::Dialect,
@@ -456,12 +465,16 @@ pub(crate) fn checked_size(dims: impl IntoIterator<Item = usize>) -> Option<usiz
 /// The size of an input shape, or an `overflow` failure.
 #[inline]
 pub(crate) fn input_size(input: &[usize]) -> Result<usize, Fail> {
-    checked_size(input.iter().copied()).ok_or_else(|| {
-        Fail::whole(
-            Rule::Overflow,
-            format!("the input's dims multiply past {}", isize::MAX),
-        )
-    })
+    checked_size(input.iter().copied()).ok_or_else(input_overflow)
+}
+
+#[cold]
+#[inline(never)]
+fn input_overflow() -> Fail {
+    Fail::whole(
+        Rule::Overflow,
+        format!("the input's dims multiply past {}", isize::MAX),
+    )
 }
 
 /// A positive spec value as a dim; one that does not fit in `usize` saturates (and is then
@@ -525,7 +538,7 @@ impl<'a> Out<'a> {
     #[inline]
     pub(crate) fn push_infer_at(&mut self, p: usize) -> Result<(), Fail> {
         if self.infer.is_some() {
-            return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
+            return Err(second_infer(p));
         }
         self.push_infer();
         Ok(())
@@ -545,48 +558,71 @@ impl<'a> Out<'a> {
             if d == 0 {
                 zero = true;
             } else {
-                match nonzero.checked_mul(d).filter(|&p| p <= LIMIT) {
-                    Some(p) => nonzero = p,
-                    None => {
-                        return Err(Fail::at(
-                            Rule::Overflow,
-                            i,
-                            format!("the output dims multiply past {}", isize::MAX),
-                        ))
-                    }
+                match nonzero.checked_mul(d) {
+                    Some(p) if p <= LIMIT => nonzero = p,
+                    _ => return Err(output_overflow(i)),
                 }
             }
         }
         let known = if zero { 0 } else { nonzero };
-        if let Some(slot) = self.infer {
-            if known == 0 {
-                return Err(Fail::at(
-                    Rule::InferZeroProduct,
-                    slot,
-                    "the other dims multiply to 0, so -1 cannot be inferred",
-                ));
+        match self.infer {
+            Some(slot) => {
+                if known == 0 || size % known != 0 {
+                    return Err(infer_fail(slot, known, size));
+                }
+                self.dims[slot] = size / known;
             }
-            if size % known != 0 {
-                return Err(Fail::at(
-                    Rule::InferNotDivisible,
-                    slot,
-                    format!(
-                        "the other dims multiply to {known}, which does not divide the size {size}"
-                    ),
-                ));
-            }
-            self.dims[slot] = size / known;
-        } else if known != size {
-            return Err(Fail::whole(
-                Rule::SizeMismatch,
-                format!(
-                    "the output shape {:?} has {known} elements, the input {size}",
-                    &**self.dims
-                ),
-            ));
+            None if known != size => return Err(size_mismatch(self.dims, known, size)),
+            None => {}
         }
         Ok(())
     }
+}
+
+// The failures of `Out::finish`, out of line: formatting them inline costs the success path a
+// larger frame and more saved registers.
+
+#[cold]
+#[inline(never)]
+fn second_infer(p: usize) -> Fail {
+    Fail::at(Rule::MultipleInfer, p, "a second -1")
+}
+
+#[cold]
+#[inline(never)]
+fn output_overflow(i: usize) -> Fail {
+    Fail::at(
+        Rule::Overflow,
+        i,
+        format!("the output dims multiply past {}", isize::MAX),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn infer_fail(slot: usize, known: usize, size: usize) -> Fail {
+    if known == 0 {
+        Fail::at(
+            Rule::InferZeroProduct,
+            slot,
+            "the other dims multiply to 0, so -1 cannot be inferred",
+        )
+    } else {
+        Fail::at(
+            Rule::InferNotDivisible,
+            slot,
+            format!("the other dims multiply to {known}, which does not divide the size {size}"),
+        )
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn size_mismatch(dims: &[usize], known: usize, size: usize) -> Fail {
+    Fail::whole(
+        Rule::SizeMismatch,
+        format!("the output shape {dims:?} has {known} elements, the input {size}"),
+    )
 }
 
 /// A value of the spec in reading order, with its position in the written spec.

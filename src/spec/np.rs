@@ -94,16 +94,20 @@ fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), F
         match v {
             d if d >= 0 => out.push(dim_of(d)),
             -1 => out.push_infer_at(i)?,
-            _ => {
-                return Err(Fail::at(
-                    Rule::BadValue,
-                    i,
-                    format!("value {v} is negative; only -1 means unknown"),
-                ))
-            }
+            _ => return Err(bad_value(i, v)),
         }
     }
     out.finish(input_size(input)?)
+}
+
+#[cold]
+#[inline(never)]
+fn bad_value(i: usize, v: i64) -> Fail {
+    Fail::at(
+        Rule::BadValue,
+        i,
+        format!("value {v} is negative; only -1 means unknown"),
+    )
 }
 
 #[cfg(test)]
