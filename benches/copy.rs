@@ -2,7 +2,8 @@
 //! `as_standard_layout`) on the same input in the same run.
 //!
 //! Throughput counts every byte read once and written once (2 x output bytes). Every output is
-//! fresh, as a reshape's is. `cargo bench --bench copy`; `BENCH_LADDER_MAX_MIB` caps the size
+//! fresh, as a reshape's is, except in the ladder's `*_warm` series (`reshape_copy_into` and
+//! `copy_from_slice` into one reused buffer). `cargo bench --bench copy`; `BENCH_LADDER_MAX_MIB` caps the size
 //! ladder (default 1024, i.e. up to 1 GiB outputs).
 
 use std::hint::black_box;
@@ -115,7 +116,22 @@ fn ladder(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("memcpy_fresh", mib), &src, |b, src| {
             b.iter(|| black_box(black_box(src).clone()))
         });
-        drop(a);
+        // The same copies into one reused (warm) output: no allocation, no page faults, so
+        // what is left is the engine against the caches and memory.
+        let mut buf = vec![0f32; side * side];
+        let flat = Np::new([-1], Order::C);
+        g.bench_with_input(
+            BenchmarkId::new("ndarray_reshape_into_warm", mib),
+            &v,
+            |b, v| b.iter(|| black_box(v.reshape_copy_into(&flat, &mut buf).unwrap().len())),
+        );
+        g.bench_with_input(BenchmarkId::new("memcpy_warm", mib), &src, |b, src| {
+            b.iter(|| {
+                buf.copy_from_slice(black_box(src));
+                black_box(buf.len())
+            })
+        });
+        drop((a, buf));
         mib *= 4;
     }
     g.finish();

@@ -43,6 +43,15 @@ fn contiguous(c: &mut Criterion) {
     g.bench_function("reshape_mx", |b| {
         b.iter(|| black_box(black_box(&a).reshape_mx(black_box([-3, -3])).unwrap()))
     });
+    // A spec built once and passed by reference (a graph reuses its specs): the view path
+    // without the spec's construction.
+    let spec = Np::new([4096, 4096], Order::C);
+    g.bench_function("reshape_with_prebuilt_spec", |b| {
+        b.iter(|| black_box(black_box(&a).reshape_with(black_box(&spec)).unwrap()))
+    });
+    g.bench_function("reshape_view_prebuilt_spec", |b| {
+        b.iter(|| black_box(black_box(&a).reshape_view(black_box(&spec)).unwrap()))
+    });
     g.finish();
 }
 

@@ -71,16 +71,23 @@ def copy_tables(data):
     return "\n".join(lines)
 
 
+EXTRA = [
+    ("memcpy_fresh", "fresh `Vec` memcpy"),
+    ("ndarray_reshape_into_warm", "`reshape_copy_into` warm"),
+    ("memcpy_warm", "warm memcpy"),
+]
+
+
 def param_table(data, group, unit):
     fns = data.get(group)
     if not fns:
         return ""
     params = sorted(fns[OURS], key=lambda p: int(p))
-    has_memcpy = "memcpy_fresh" in fns
+    extra = [(k, label) for k, label in EXTRA if k in fns]
     head = f"| output ({unit}) | ndarray_reshape | ndarray `to_shape` | ratio |"
     sep = "|---|---|---|---|"
-    if has_memcpy:
-        head += " fresh `Vec` memcpy |"
+    for _, label in extra:
+        head += f" {label} |"
         sep += "---|"
     lines = [head, sep]
     for p in params:
@@ -90,9 +97,12 @@ def param_table(data, group, unit):
             f"| {p} | {gbps(o_ns, nbytes):.2f} GB/s ({fmt_time(o_ns)}) | "
             f"{gbps(b_ns, nbytes):.2f} GB/s ({fmt_time(b_ns)}) | **{b_ns / o_ns:.2f}x** |"
         )
-        if has_memcpy:
-            m_ns, _ = fns["memcpy_fresh"][p]
-            row += f" {gbps(m_ns, nbytes):.2f} GB/s |"
+        for k, _ in extra:
+            if p in fns[k]:
+                m_ns, _ = fns[k][p]
+                row += f" {gbps(m_ns, nbytes):.2f} GB/s |"
+            else:
+                row += " |"
         lines.append(row)
     return "\n".join(lines)
 
@@ -110,12 +120,14 @@ def svg_plot(data, path):
     if not fns:
         return False
     series = [
-        (OURS, "#1f77b4", "ndarray_reshape (this crate)"),
-        (BASELINE, "#d62728", "ndarray to_shape"),
-        ("memcpy_fresh", "#7f7f7f", "memcpy into a fresh Vec"),
+        (OURS, "#1f77b4", "ndarray_reshape (this crate), fresh output", ""),
+        (BASELINE, "#d62728", "ndarray to_shape, fresh output", ""),
+        ("memcpy_fresh", "#7f7f7f", "memcpy into a fresh Vec", ""),
+        ("ndarray_reshape_into_warm", "#1f77b4", "reshape_copy_into, reused output", "6,4"),
+        ("memcpy_warm", "#7f7f7f", "memcpy into a reused buffer", "6,4"),
     ]
     pts = {}
-    for key, _, _ in series:
+    for key, _, _, _ in series:
         if key in fns:
             pts[key] = sorted((int(p), gbps(ns, nb)) for p, (ns, nb) in fns[key].items())
     xs = [x for v in pts.values() for x, _ in v]
@@ -133,7 +145,7 @@ def svg_plot(data, path):
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
         f'<rect width="{w}" height="{h}" fill="white"/>',
         f'<text x="{w / 2}" y="22" text-anchor="middle" font-size="14">'
-        "Transposed f32 square read in C order into a fresh array (2 cores)</text>",
+        "Transposed f32 square read in C order (2 cores): solid fresh output, dashed reused</text>",
     ]
     step = 2 if ymax < 16 else 4
     for gy in range(0, int(ymax) + 1, step):
@@ -148,15 +160,21 @@ def svg_plot(data, path):
         f'<text x="18" y="{h / 2}" text-anchor="middle" transform="rotate(-90 18 {h / 2})">'
         "GB/s (bytes read + written)</text>"
     )
-    for i, (key, color, label) in enumerate(series):
+    for i, (key, color, label, dash) in enumerate(series):
         if key not in pts:
             continue
         poly = " ".join(f"{X(x):.1f},{Y(y):.1f}" for x, y in pts[key])
-        out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2.5" points="{poly}"/>')
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<polyline fill="none" stroke="{color}" stroke-width="2.5"{dashed} points="{poly}"/>'
+        )
         for x, y in pts[key]:
             out.append(f'<circle cx="{X(x):.1f}" cy="{Y(y):.1f}" r="3.5" fill="{color}"/>')
         ly = mt + 14 + 18 * i
-        out.append(f'<line x1="{ml + 16}" x2="{ml + 40}" y1="{ly}" y2="{ly}" stroke="{color}" stroke-width="2.5"/>')
+        out.append(
+            f'<line x1="{ml + 16}" x2="{ml + 40}" y1="{ly}" y2="{ly}" stroke="{color}" '
+            f'stroke-width="2.5"{dashed}/>'
+        )
         out.append(f'<text x="{ml + 46}" y="{ly + 4}">{label}</text>')
     out.append("</svg>")
     os.makedirs(os.path.dirname(path), exist_ok=True)

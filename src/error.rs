@@ -177,6 +177,10 @@ pub enum ReshapeError {
     /// A shape tensor entry that is not a 0-d or one-element integer array.
     #[error("bad_shape_tensor: {0}")]
     BadShapeTensor(Box<ErrorContext>),
+    /// [`reshape_copy_into`](crate::ReshapeExt::reshape_copy_into) was given an output buffer
+    /// whose length is not the array's element count.
+    #[error("output_length: {0}")]
+    OutputLength(Box<ErrorContext>),
 }
 
 /// The rule a spec broke, without the evidence. Internal: the dialects report a [`Fail`] and the
@@ -203,6 +207,7 @@ pub(crate) enum Rule {
     NeedsCopy,
     ValueDoesNotFit,
     BadShapeTensor,
+    OutputLength,
 }
 
 /// A broken rule found by a dialect's inference, before the context is attached.
@@ -255,6 +260,7 @@ impl ReshapeError {
             Rule::NeedsCopy => ReshapeError::NeedsCopy(b),
             Rule::ValueDoesNotFit => ReshapeError::ValueDoesNotFit(b),
             Rule::BadShapeTensor => ReshapeError::BadShapeTensor(b),
+            Rule::OutputLength => ReshapeError::OutputLength(b),
         }
     }
 
@@ -287,7 +293,8 @@ impl ReshapeError {
             | ReshapeError::AllowzeroWithInfer(c)
             | ReshapeError::NeedsCopy(c)
             | ReshapeError::ValueDoesNotFit(c)
-            | ReshapeError::BadShapeTensor(c) => c,
+            | ReshapeError::BadShapeTensor(c)
+            | ReshapeError::OutputLength(c) => c,
         }
     }
 
@@ -322,6 +329,7 @@ impl ReshapeError {
             ReshapeError::NeedsCopy(_) => "needs_copy",
             ReshapeError::ValueDoesNotFit(_) => "value_does_not_fit",
             ReshapeError::BadShapeTensor(_) => "bad_shape_tensor",
+            ReshapeError::OutputLength(_) => "output_length",
         }
     }
 }

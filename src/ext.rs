@@ -146,6 +146,7 @@ impl Plan {
             return Ok(());
         }
         Err(reject(
+            Rule::NeedsCopy,
             spec,
             shape,
             &format!(
@@ -260,6 +261,7 @@ pub(crate) unsafe fn view_mut_from_parts<'a, A>(
 /// | [`reshape_view`](Self::reshape_view), [`reshape_view_mut`](Self::reshape_view_mut) | view | [`ReshapeError::NeedsCopy`] |
 /// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] |
 /// | [`reshape_owned`](Self::reshape_owned) | fresh copy | fresh copy |
+/// | [`reshape_copy_into`](Self::reshape_copy_into) | copy into `out` | copy into `out` |
 ///
 /// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
 /// large. The trait is sealed.
@@ -595,6 +597,42 @@ where
     where
         A: Clone + Send + Sync,
         S: Data;
+
+    /// Always a copy, written into the caller's buffer `out` (contiguous in the reading order,
+    /// like [`reshape_owned`](Self::reshape_owned)), returned as a mutable view of `out` with
+    /// the new shape. For reused outputs (arena-planned graphs, double buffering): no
+    /// allocation, no page faults on a warm buffer, the same parallel engine.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::OutputLength`] when `out.len()` is not the
+    /// array's element count (then `out` is left untouched).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array};
+    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ReshapeError> {
+    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
+    /// let mut buf = vec![0; 6];
+    /// let y = x.t().reshape_copy_into(Mx::new(&[-1]), &mut buf)?;
+    /// assert_eq!(y, array![0, 3, 1, 4, 2, 5].into_dyn());
+    /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
+    /// let err = x.reshape_copy_into(Mx::new(&[-1]), &mut [0; 5]).unwrap_err();
+    /// assert!(matches!(err, ReshapeError::OutputLength(_)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_copy_into<'o, P: ShapeSpec>(
+        &self,
+        spec: P,
+        out: &'o mut [A],
+    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+    where
+        A: Copy + Send + Sync,
+        S: Data;
 }
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
@@ -675,6 +713,36 @@ where
             &plan.shape,
             plan.order,
         ))
+    }
+
+    fn reshape_copy_into<'o, P: ShapeSpec>(
+        &self,
+        spec: P,
+        out: &'o mut [A],
+    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+    where
+        A: Copy + Send + Sync,
+        S: Data,
+    {
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
+        let n = self.len();
+        let wrong_length = |len: usize| {
+            reject(
+                Rule::OutputLength,
+                &spec,
+                self.shape(),
+                &format!("the output buffer holds {len} elements, the reshape writes {n}"),
+            )
+        };
+        if out.len() != n {
+            return Err(wrong_length(out.len()));
+        }
+        crate::copy::copy_into(self.view().into_dyn(), plan.order, out);
+        let len = out.len();
+        let shape = IxDyn(&plan.shape).set_f(plan.order == Order::F);
+        // The length matches the shape (checked above), so this cannot fail.
+        ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
     }
 }
 
@@ -762,6 +830,7 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
         if !a.is_unique() {
             let shape = a.shape().to_vec();
             return Err(reject(
+                Rule::NeedsCopy,
                 spec,
                 &shape,
                 "the ArcArray's buffer is shared; into_reshape would have to copy it",
@@ -791,10 +860,10 @@ impl<'a, A: Clone> IntoReshapeData for CowRepr<'a, A> {
     }
 }
 
-fn reject<P: ShapeSpec + ?Sized>(spec: &P, input: &[usize], why: &str) -> ReshapeError {
+fn reject<P: ShapeSpec + ?Sized>(rule: Rule, spec: &P, input: &[usize], why: &str) -> ReshapeError {
     let (dialect, written) = spec.describe();
     ReshapeError::from_rule(
-        Rule::NeedsCopy,
+        rule,
         ErrorContext {
             dialect,
             input: input.to_vec(),

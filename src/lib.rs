@@ -172,6 +172,7 @@
 //! | [`reshape_view_mut`](ReshapeExt::reshape_view_mut) | a mutable view, writing through | [`ReshapeError::NeedsCopy`] |
 //! | [`into_reshape`](ReshapeExt::into_reshape) (consumes) | the same storage: a view keeps its lifetime, an owned array its buffer | [`ReshapeError::NeedsCopy`] |
 //! | [`reshape_owned`](ReshapeExt::reshape_owned) | a fresh copy | a fresh copy |
+//! | [`reshape_copy_into`](ReshapeExt::reshape_copy_into) (`Copy` elements) | a copy into your buffer, viewed | a copy into your buffer, viewed |
 //!
 //! ```
 //! use ndarray::{Array, ArrayView, Ix3, IxDyn};

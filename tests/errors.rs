@@ -186,6 +186,22 @@ fn needs_copy() {
 }
 
 #[test]
+fn output_length() {
+    let x = Array::from_iter(0..24)
+        .into_shape_with_order((2, 3, 4))
+        .unwrap();
+    let mut buf = [7; 25];
+    let e = x.reshape_copy_into(Mx::new([-1, 4]), &mut buf).unwrap_err();
+    assert!(matches!(e, ReshapeError::OutputLength(_)));
+    assert!(buf.iter().all(|&v| v == 7), "untouched on error");
+    pin(e, "output_length", None,
+        "output_length: the output buffer holds 25 elements, the reshape writes 24; input shape [2, 3, 4], mxnet spec [-1, 4]");
+    // The spec's own errors come first.
+    let e = x.reshape_copy_into(Mx::new([5]), &mut buf).unwrap_err();
+    assert_eq!(e.category(), "size_mismatch");
+}
+
+#[test]
 fn value_does_not_fit() {
     let e = Mx::new([u64::MAX, 1]).infer_shape(&[2]).unwrap_err();
     assert!(matches!(e, ReshapeError::ValueDoesNotFit(_)));

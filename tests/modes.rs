@@ -223,6 +223,77 @@ fn element_types_of_every_size() -> R {
 }
 
 #[test]
+fn copy_into_a_buffer_for_every_size_and_stride() -> R {
+    fn check<A: Copy + PartialEq + std::fmt::Debug + Send + Sync + Default>(
+        f: impl Fn(usize) -> A,
+    ) -> R {
+        let x = Array::from_shape_fn((6, 5, 4), |(i, j, k)| f(i * 20 + j * 4 + k));
+        let views = [
+            x.view(),
+            x.slice(s![..;-1, .., ..]),
+            x.slice(s![.., ..;-2, 1..;2]),
+            x.slice(s![2..2, .., ..]),
+            x.slice(s![1..2, 3..4, ..1]),
+        ];
+        for v in views {
+            let mut p = v;
+            p.swap_axes(0, 2);
+            for w in [v, p] {
+                for order in [Order::C, Order::F] {
+                    let mut buf = vec![A::default(); w.len()];
+                    let y = w.reshape_copy_into(Np::new([-1], order), &mut buf)?;
+                    let want: Vec<A> = match order {
+                        Order::F => w.t().iter().copied().collect(),
+                        _ => w.iter().copied().collect(),
+                    };
+                    assert_eq!(y.iter().copied().collect::<Vec<_>>(), want);
+                    assert_eq!(buf, want);
+                }
+            }
+        }
+        // A broadcast (zero stride) input and a 0-d input.
+        let b = Array::from_shape_fn(3, &f);
+        let bb = b.broadcast((4, 3)).unwrap();
+        let mut buf = vec![A::default(); 12];
+        let y = bb
+            .t()
+            .reshape_copy_into(Np::new([3, 4], Order::C), &mut buf)?;
+        assert_eq!(y, bb.t().into_dyn());
+        let z = ndarray::arr0(f(9));
+        let mut one = [A::default()];
+        assert_eq!(
+            z.reshape_copy_into(Np::new([1, 1], Order::C), &mut one)?[[0, 0]],
+            f(9)
+        );
+        Ok(())
+    }
+    check(|i| i as u8)?;
+    check(|i| i as u16)?;
+    check(|i| i as f32)?;
+    check(|i| i as f64)?;
+    check(|i| i as u128)?;
+    check(|i| [i as u64; 5])?;
+    check(|_| ())?; // zero-sized
+    Ok(())
+}
+
+#[test]
+fn copy_into_large_parallel_outputs_and_writes_through() -> R {
+    let x = Array::from_shape_fn((300, 500), |(i, j)| (i * 500 + j) as f32);
+    let mut buf = vec![0f32; 150_000]; // 600 KB: above the parallel threshold
+    {
+        let mut y = x
+            .t()
+            .reshape_copy_into(Np::new([500, 300], Order::C), &mut buf)?;
+        assert_eq!(y, x.t().into_dyn());
+        y[[0, 1]] = -1.0; // a mutable view of the buffer
+    }
+    assert_eq!(buf[1], -1.0);
+    assert_eq!(buf[2], 1000.0);
+    Ok(())
+}
+
+#[test]
 fn high_rank_arrays_spill_past_the_inline_buffers() -> R {
     // 12 axes of length 2: shapes, strides and specs longer than the 8 kept inline.
     let x = Array::from_iter(0..4096i64)

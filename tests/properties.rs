@@ -152,6 +152,12 @@ proptest! {
         prop_assert!(o.iter().eq(want.iter()));
         let contiguous = if read == Order::F { o.t().is_standard_layout() } else { o.is_standard_layout() };
         prop_assert!(contiguous);
+        // reshape_copy_into writes the same copy into a caller's buffer, and views it.
+        let mut buf = vec![-1i64; x.len()];
+        let c = x.reshape_copy_into(Np::new(spec.as_slice(), order), &mut buf).unwrap();
+        prop_assert_eq!(c.shape(), new.as_slice());
+        prop_assert!(c.iter().eq(want.iter()));
+        prop_assert!(buf.iter().eq(o.as_slice_memory_order().unwrap().iter()));
     }
 
     /// MXNet and Paddle read in C order: the same engine, the same answers as `to_shape`.

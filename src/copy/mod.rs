@@ -119,6 +119,32 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
 ///
 /// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
 /// caller's rayon pool is used.
+/// Copy `view`'s elements, read in `order`, into `out` (as long as the view): the buffer of
+/// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into).
+pub(crate) fn copy_into<A: Copy + Send + Sync>(
+    view: ArrayView<'_, A, IxDyn>,
+    order: Order,
+    out: &mut [A],
+) {
+    let view = if order == Order::F {
+        view.reversed_axes()
+    } else {
+        view
+    };
+    let n = view.len();
+    assert_eq!(out.len(), n, "the caller checks the output length");
+    if n == 0 {
+        return;
+    }
+    let layout = Layout::simplified(&view);
+    let plan = Plan::new(&layout);
+    // SAFETY: `layout` describes the live view, which is borrowed (shared) for this call while
+    // `out` is borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, the
+    // units write each once; overwriting initialized `Copy` values without dropping them is
+    // sound (they have no drop glue).
+    unsafe { run(&layout, &plan, Dst(out.as_mut_ptr()), n) };
+}
+
 pub(crate) fn gather_c<A: Clone + Send + Sync>(view: &ArrayView<'_, A, IxDyn>) -> Vec<A> {
     let n = view.len();
     let mut out: Vec<A> = Vec::with_capacity(n);
