@@ -72,21 +72,47 @@ fn stepped(c: &mut Criterion) {
     );
 }
 
-/// Small arrays (1 to 64 KiB): no threads, no fixed costs that ndarray does not pay.
+/// Small arrays (64 bytes to 64 KiB): fixed costs against ndarray's, on a dynamic-rank (`IxDyn`)
+/// input as in a converted graph and on a typed `Ix2` input (`*_ix2`), for which ndarray's
+/// iteration is much cheaper.
 fn small(c: &mut Criterion) {
     let mut g = c.benchmark_group("small_transpose_f32");
     g.sample_size(50).measurement_time(Duration::from_secs(2));
-    for kib in [1usize, 4, 16, 64] {
-        let side = ((kib * 1024 / 4) as f64).sqrt() as usize;
+    for bytes in [64usize, 256, 1024, 4096, 16384, 65536] {
+        let side = ((bytes / 4) as f64).sqrt() as usize;
         let a: Array2<f32> = Array::from_shape_fn((side, side), |(i, j)| (i * side + j) as f32);
         let v = a.t().into_dyn();
+        let t = a.t();
         g.throughput(Throughput::Bytes((2 * side * side * 4) as u64));
-        g.bench_with_input(BenchmarkId::new("ndarray_reshape", kib), &v, |b, v| {
+        g.bench_with_input(BenchmarkId::new("ndarray_reshape", bytes), &v, |b, v| {
             b.iter(|| black_box(flat_c(black_box(v))))
         });
-        g.bench_with_input(BenchmarkId::new("ndarray_to_shape", kib), &v, |b, v| {
+        g.bench_with_input(BenchmarkId::new("ndarray_to_shape", bytes), &v, |b, v| {
             b.iter(|| black_box(ndarray_flat(black_box(v))))
         });
+        g.bench_with_input(
+            BenchmarkId::new("ndarray_reshape_ix2", bytes),
+            &t,
+            |b, t| {
+                b.iter(|| {
+                    let y = black_box(t).reshape_with(Np::new([-1], Order::C)).unwrap();
+                    black_box(y.len())
+                })
+            },
+        );
+        g.bench_with_input(
+            BenchmarkId::new("ndarray_to_shape_ix2", bytes),
+            &t,
+            |b, t| {
+                b.iter(|| {
+                    let n = t.len();
+                    let y = black_box(t)
+                        .to_shape(((n,), ndarray::Order::RowMajor))
+                        .unwrap();
+                    black_box(y.len())
+                })
+            },
+        );
     }
     g.finish();
 }

@@ -107,6 +107,28 @@ def param_table(data, group, unit):
     return "\n".join(lines)
 
 
+def small_table(data):
+    fns = data.get("small_transpose_f32")
+    if not fns:
+        return ""
+    lines = [
+        "| output (bytes) | `IxDyn` input: ndarray_reshape | ndarray `to_shape` | ratio "
+        "| `Ix2` input: ndarray_reshape | ndarray `to_shape` | ratio |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for p in sorted(fns[OURS], key=lambda p: int(p)):
+        row = f"| {p} |"
+        for ours, base in [(OURS, BASELINE), (OURS + "_ix2", BASELINE + "_ix2")]:
+            if ours in fns and base in fns and p in fns[ours] and p in fns[base]:
+                o, _ = fns[ours][p]
+                b, _ = fns[base][p]
+                row += f" {fmt_time(o)} | {fmt_time(b)} | **{b / o:.2f}x** |"
+            else:
+                row += " | | |"
+        lines.append(row)
+    return "\n".join(lines)
+
+
 def view_table(data):
     lines = ["| case | function | time |", "|---|---|---|"]
     for group in sorted(g for g in data if g.startswith("view")):
@@ -189,8 +211,8 @@ def main():
     data = load()
     print("## Copies (default rayon pool)\n")
     print(copy_tables(data))
-    print("\n## Small arrays (KiB of output)\n")
-    print(param_table(data, "small_transpose_f32", "KiB"))
+    print("\n## Small arrays (bytes of output)\n")
+    print(small_table(data))
     print("\n## Size ladder (MiB of output)\n")
     print(param_table(data, "ladder_transpose_f32", "MiB"))
     print("\n## Views\n")

@@ -90,7 +90,7 @@ impl Plan {
     /// The shape and ndarray's default strides in the reading order, of a contiguous,
     /// non-empty plan. (Built from slices: ndarray's `default_strides`, or overwriting a clone
     /// of the shape, measured slower.)
-    #[inline]
+    #[inline(always)]
     fn contiguous_dims(&self) -> (IxDyn, IxDyn) {
         let mut strides = Small::filled(0usize, self.shape.len());
         fill_contiguous_ustrides(&self.shape, self.order, &mut strides);
@@ -98,12 +98,14 @@ impl Plan {
     }
 
     /// The view this plan describes, of the array whose first element is at `ptr`.
+    /// (Always inlined: measured ~5 ns faster for `reshape_with` and the headline methods,
+    /// median of 9 runs, where the view is wrapped in a `CowArray` right away.)
     ///
     /// # Safety
     ///
     /// `self.view` must hold, and the plan must have been computed for that live array, whose
     /// elements are readable for `'a`.
-    #[inline]
+    #[inline(always)]
     pub(crate) unsafe fn view<'a, A>(&self, ptr: *const A) -> ArrayView<'a, A, IxDyn> {
         if self.contiguous && !self.shape.contains(&0) {
             let (dim, strides) = self.contiguous_dims();
@@ -163,7 +165,9 @@ impl Plan {
 fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
     let mut low = 0isize;
     let mut negative = false;
-    let mut abs = IxDyn::zeros(strides.len());
+    // Filled here, then copied into an `IxDyn` once (indexing an `IxDyn` branches on its
+    // representation at every access).
+    let mut abs = Small::filled(0usize, strides.len());
     for (i, (&s, &d)) in strides.iter().zip(shape).enumerate() {
         abs[i] = s.unsigned_abs();
         if s < 0 && d > 1 {
@@ -171,7 +175,7 @@ fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
             negative = true;
         }
     }
-    (low, abs, negative)
+    (low, IxDyn(&abs), negative)
 }
 
 /// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`).
@@ -659,7 +663,7 @@ where
             // array's elements, borrowed for the returned lifetime.
             true => Ok(CowArray::from(unsafe { plan.view(self.as_ptr()) })),
             false => Ok(CowArray::from(crate::copy::copy_to(
-                self.view().into_dyn(),
+                self,
                 &plan.shape,
                 plan.order,
             ))),
@@ -708,11 +712,7 @@ where
     {
         let mut plan = Plan::empty();
         plan.compute(&spec, self.shape(), self.strides())?;
-        Ok(crate::copy::copy_to(
-            self.view().into_dyn(),
-            &plan.shape,
-            plan.order,
-        ))
+        Ok(crate::copy::copy_to(self, &plan.shape, plan.order))
     }
 
     fn reshape_copy_into<'o, P: ShapeSpec>(
@@ -738,7 +738,7 @@ where
         if out.len() != n {
             return Err(wrong_length(out.len()));
         }
-        crate::copy::copy_into(self.view().into_dyn(), plan.order, out);
+        crate::copy::copy_into(self, plan.order, out);
         let len = out.len();
         let shape = IxDyn(&plan.shape).set_f(plan.order == Order::F);
         // The length matches the shape (checked above), so this cannot fail.

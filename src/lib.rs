@@ -146,7 +146,7 @@
 //! Zero strides (broadcast axes) and negative strides (reversed axes) can form views; an empty
 //! array always gives a view. A view keeps the input's data pointer and allocates no element
 //! data. A copy is contiguous in the reading order (C, or F for [`Order::F`]) and runs on
-//! rayon for outputs of 64 KiB and more.
+//! rayon for outputs of 128 KiB and more.
 //!
 //! ```
 //! use ndarray::{s, Array};
@@ -215,7 +215,7 @@
 //!
 //! # Features
 //!
-//! - `rayon` (default): copies of 64 KiB and more run on the caller's rayon pool. Without it
+//! - `rayon` (default): copies of 128 KiB and more run on the caller's rayon pool. Without it
 //!   every copy is serial.
 //! - `hugepages` (default, Linux only): outputs of 4 MiB and more are advised to use transparent
 //!   huge pages, which makes first-touching a fresh output much cheaper.

@@ -7,78 +7,102 @@
 mod hugepages;
 mod kernels;
 
-use ndarray::{Array, ArrayView, Dimension, IxDyn, ShapeBuilder};
+use ndarray::{Array, ArrayBase, Data, Dimension, IxDyn, ShapeBuilder};
+
+use crate::small::Small;
 
 use crate::layout::Order;
 
 /// Below this many bytes of output a copy stays on the calling thread. Measured on 2 cores
-/// (f32 transposes, one thread against two): two threads lose at 16 KiB (0.66x), break even at
-/// 32 KiB, and win from 64 KiB (1.35x; 1.7x at 256 KiB). Row copies are cut in
-/// [`CHUNK_BYTES`] units, so they only go parallel from twice that.
+/// (f32 transposes, best of 7 x 200 copies, two runs; time with two threads over time with
+/// one): 32 KiB 0.97-1.15, 64 KiB 1.14-1.44 (two threads lose), 128 KiB 0.89-0.98 (even),
+/// 256 KiB 0.75-0.79, 1 MiB 0.51-0.60. (An earlier, single run had two threads winning from
+/// 64 KiB; waking the pool's threads costs more on some runs of this virtual machine.) Row
+/// copies are cut in [`CHUNK_BYTES`] units, so they only go parallel from twice that.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
-pub(crate) const PARALLEL_MIN_BYTES: usize = 64 * 1024;
+pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
-/// A raw layout: the pointer to element `[0, ..., 0]`, the shape, and signed strides.
+/// A raw layout: the pointer to element `[0, ..., 0]`, the shape, and signed strides (inline
+/// up to 8 axes: a small copy allocates nothing but its output).
 pub(crate) struct Layout<A> {
     pub(crate) ptr: *const A,
-    pub(crate) shape: Vec<usize>,
-    pub(crate) strides: Vec<isize>,
+    pub(crate) shape: Small<usize>,
+    pub(crate) strides: Small<isize>,
 }
 
-// SAFETY: a `Layout` is only built from an `ArrayView<A>` borrowed for the whole copy and is only
-// read through; sharing it across threads is sharing `&A`, which is sound when `A: Sync`.
+// SAFETY: a `Layout` is only built from an array borrowed for the whole copy and is only read
+// through; sharing it across threads is sharing `&A`, which is sound when `A: Sync`.
 unsafe impl<A: Sync> Sync for Layout<A> {}
 // SAFETY: as for `Sync`: moving a `Layout` to another thread hands it read access to `&A` only.
 unsafe impl<A: Sync> Send for Layout<A> {}
 
 impl<A> Layout<A> {
-    /// Drop length-1 axes and merge neighbours that are evenly spaced in C order, keeping the
-    /// same C reading order with fewer, longer axes.
-    fn simplified(view: &ArrayView<'_, A, IxDyn>) -> Self {
-        let mut shape: Vec<usize> = Vec::with_capacity(view.ndim());
-        let mut strides: Vec<isize> = Vec::with_capacity(view.ndim());
-        for (&d, &s) in view.shape().iter().zip(view.strides()) {
+    /// The layout of `a` read in `order`, simplified: length-1 axes dropped and neighbours that
+    /// are evenly spaced in the reading order merged, keeping the same reading order with
+    /// fewer, longer axes. An F-order read is a C-order read of the reversed axes, so the
+    /// result is always read in C order.
+    fn of<S: Data<Elem = A>, D: Dimension>(a: &ArrayBase<S, D>, order: Order) -> Self {
+        let mut shape: Small<usize> = Small::new();
+        let mut strides: Small<isize> = Small::new();
+        let mut add = |d: usize, s: isize| {
             if d == 1 {
-                continue;
+                return;
             }
             if let (Some(&ld), Some(&ls)) = (shape.last(), strides.last()) {
                 if ls == s * d as isize {
                     let n = shape.len();
                     shape[n - 1] = ld * d;
                     strides[n - 1] = s;
-                    continue;
+                    return;
                 }
             }
             shape.push(d);
             strides.push(s);
+        };
+        let axes = a.shape().iter().zip(a.strides());
+        if order == Order::F {
+            axes.rev().for_each(|(&d, &s)| add(d, s));
+        } else {
+            axes.for_each(|(&d, &s)| add(d, s));
         }
         Layout {
-            ptr: view.as_ptr(),
+            ptr: a.as_ptr(),
             shape,
             strides,
         }
     }
 }
 
-/// A fresh array of `shape` holding the elements of `view` read in `order` (`C` or `F`),
+/// A fresh array of `shape` holding the elements of `a` read in `order` (`C` or `F`),
 /// contiguous in that order.
-pub(crate) fn copy_to<A: Clone + Send + Sync>(
-    view: ArrayView<'_, A, IxDyn>,
+pub(crate) fn copy_to<A, S, D>(
+    a: &ArrayBase<S, D>,
     shape: &[usize],
     order: Order,
-) -> Array<A, IxDyn> {
+) -> Array<A, IxDyn>
+where
+    A: Clone + Send + Sync,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
     let f = order == Order::F;
-    // Reading in F order is reading the axis-reversed input in C order.
-    let view = if f { view.reversed_axes() } else { view };
-    let data = gather_c(&view);
+    let data = gather_c(&Layout::of(a, order), a.len());
     debug_assert_eq!(
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
     );
-    // SAFETY: `shape` is the planned target of a reshape of `view`, so it has exactly
-    // `view.len() == data.len()` elements, and a contiguous (C or F) shape with as many elements
-    // as the vector indexes it in bounds, each element once.
-    unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).set_f(f), data) }
+    let dim = IxDyn(shape);
+    if data.is_empty() {
+        // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
+        return unsafe { Array::from_shape_vec_unchecked(dim.set_f(f), data) };
+    }
+    // ndarray's default strides for this order, built from a slice (cheaper than its own).
+    let mut strides = Small::filled(0usize, shape.len());
+    crate::layout::fill_contiguous_ustrides(shape, order, &mut strides);
+    // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
+    // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
+    // vector in bounds, each element once.
+    unsafe { Array::from_shape_vec_unchecked(dim.strides(IxDyn(&strides)), data) }
 }
 
 /// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
@@ -115,50 +139,44 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
     unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(IxDyn(&ustrides)), vec) }
 }
 
-/// The elements of `view` in C reading order, in a fresh `Vec`.
-///
-/// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
-/// caller's rayon pool is used.
-/// Copy `view`'s elements, read in `order`, into `out` (as long as the view): the buffer of
+/// Copy the elements of `a`, read in `order`, into `out` (as long as `a`): the buffer of
 /// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into).
-pub(crate) fn copy_into<A: Copy + Send + Sync>(
-    view: ArrayView<'_, A, IxDyn>,
-    order: Order,
-    out: &mut [A],
-) {
-    let view = if order == Order::F {
-        view.reversed_axes()
-    } else {
-        view
-    };
-    let n = view.len();
+pub(crate) fn copy_into<A, S, D>(a: &ArrayBase<S, D>, order: Order, out: &mut [A])
+where
+    A: Copy + Send + Sync,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
+    let n = a.len();
     assert_eq!(out.len(), n, "the caller checks the output length");
     if n == 0 {
         return;
     }
-    let layout = Layout::simplified(&view);
-    let plan = Plan::new(&layout);
-    // SAFETY: `layout` describes the live view, which is borrowed (shared) for this call while
-    // `out` is borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, the
-    // units write each once; overwriting initialized `Copy` values without dropping them is
-    // sound (they have no drop glue).
+    let layout = Layout::of(a, order);
+    let plan = Plan::new(&layout, n);
+    // SAFETY: `layout` describes the live array `a`, borrowed (shared) for this call while `out`
+    // is borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, the units
+    // write each once; overwriting initialized `Copy` values without dropping them is sound
+    // (they have no drop glue).
     unsafe { run(&layout, &plan, Dst(out.as_mut_ptr()), n) };
 }
 
-pub(crate) fn gather_c<A: Clone + Send + Sync>(view: &ArrayView<'_, A, IxDyn>) -> Vec<A> {
-    let n = view.len();
+/// The `n` elements `layout` addresses, in C reading order, in a fresh `Vec`.
+///
+/// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
+/// caller's rayon pool is used.
+pub(crate) fn gather_c<A: Clone + Send + Sync>(layout: &Layout<A>, n: usize) -> Vec<A> {
     let mut out: Vec<A> = Vec::with_capacity(n);
     if n == 0 {
         return out;
     }
     #[cfg(feature = "hugepages")]
     hugepages::advise(&mut out);
-    let layout = Layout::simplified(view);
-    let plan = Plan::new(&layout);
+    let plan = Plan::new(layout, n);
     let dst = Dst(out.as_mut_ptr());
-    // SAFETY: `layout` describes the live view of `n` elements and `dst` has capacity `n`; the
+    // SAFETY: `layout` describes a live array of `n` elements and `dst` has capacity `n`; the
     // plan's units write disjoint slots that together cover `0..n` exactly once.
-    unsafe { run(&layout, &plan, dst, n) };
+    unsafe { run(layout, &plan, dst, n) };
     // SAFETY: every one of the first `n` slots is initialised (see above). If a `clone`
     // panicked we never get here, and the `Vec` drops with length 0: the clones made so far
     // leak, nothing uninitialised is read.
@@ -188,6 +206,9 @@ impl<A> Dst<A> {
 }
 
 /// How a copy is cut into units of work.
+// One `Plan` lives on the stack for one copy; boxing the large `Tiles` variant would cost a
+// heap allocation per copy, which the inline buffers exist to avoid.
+#[allow(clippy::large_enum_variant)]
 enum Plan {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
@@ -199,10 +220,10 @@ enum Plan {
 }
 
 impl Plan {
-    fn new<A>(layout: &Layout<A>) -> Plan {
+    fn new<A>(layout: &Layout<A>, n: usize) -> Plan {
         let nd = layout.shape.len();
         let elem = std::mem::size_of::<A>().max(1);
-        if nd >= 2 {
+        if nd >= 2 && n.saturating_mul(elem) >= TILE_MIN_BYTES {
             let q = nd - 1;
             let p = (0..q)
                 .min_by_key(|&i| layout.strides[i].unsigned_abs())
@@ -228,6 +249,11 @@ impl Plan {
 
 /// The flat range a row unit covers (the last unit may be short).
 const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Below this many bytes of output every copy is a row copy: planning tiles costs more than
+/// it saves on data this small (measured: f32 transposes of sides 4 to 31 took 0.6x to 0.8x
+/// the time with rows).
+const TILE_MIN_BYTES: usize = 4096;
 
 /// Run every unit of `plan`, in parallel when the output is large enough.
 ///
@@ -263,12 +289,12 @@ unsafe fn run<A: Clone + Send + Sync>(layout: &Layout<A>, plan: &Plan, dst: Dst<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{s, Array, Axis};
+    use ndarray::{s, Array, ArrayView, Axis};
 
     fn check(view: ArrayView<'_, i64, IxDyn>) {
         let want: Vec<i64> = view.iter().copied().collect();
         assert_eq!(
-            gather_c(&view),
+            gather_c(&Layout::of(&view, Order::C), view.len()),
             want,
             "shape {:?} strides {:?}",
             view.shape(),
@@ -315,6 +341,6 @@ mod tests {
         let a = Array::from_shape_fn((7, 9), |(i, j)| format!("{i}-{j}"));
         let v = a.t().into_dyn();
         let want: Vec<String> = v.iter().cloned().collect();
-        assert_eq!(gather_c(&v), want);
+        assert_eq!(gather_c(&Layout::of(&v, Order::C), v.len()), want);
     }
 }

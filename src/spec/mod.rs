@@ -515,18 +515,19 @@ impl<'a> Out<'a> {
     }
 
     /// The end of an MXNet-style read ([`reading`]): [`finish`](Self::finish), with a failure's
-    /// output index moved to the written-spec position that dim came from (`src`), then the
-    /// output reversed back after a `reverse` read.
+    /// output index moved to the written-spec position that dim came from, then the output
+    /// reversed back after a `reverse` read. `positions` re-runs the read with a [`Track`]
+    /// that records them; it is called only on failure, so the success path records nothing.
+    #[inline]
     pub(crate) fn finish_read(
         &mut self,
         size: usize,
-        src: &[usize],
         reverse: bool,
+        positions: impl FnOnce() -> Small<usize>,
     ) -> Result<(), Fail> {
-        self.finish(size).map_err(|mut f| {
-            f.position = f.position.map(|k| src[k]);
-            f
-        })?;
+        if let Err(f) = self.finish(size) {
+            return Err(remap(f, positions()));
+        }
         if reverse {
             self.dims.reverse();
         }
@@ -576,6 +577,35 @@ impl<'a> Out<'a> {
             None => {}
         }
         Ok(())
+    }
+}
+
+/// `f` with its output index replaced by the spec position `src` records for it.
+#[cold]
+#[inline(never)]
+fn remap(mut f: Fail, src: Small<usize>) -> Fail {
+    f.position = f.position.and_then(|k| src.get(k).copied());
+    f
+}
+
+/// Where an MXNet-style read records the written-spec position of each output dim: nowhere on
+/// the success path ([`NoTrack`]), into a [`Small`] when a failure must be reported.
+pub(crate) trait Track {
+    fn record(&mut self, p: usize);
+}
+
+/// Records nothing.
+pub(crate) struct NoTrack;
+
+impl Track for NoTrack {
+    #[inline(always)]
+    fn record(&mut self, _: usize) {}
+}
+
+impl Track for Small<usize> {
+    #[inline]
+    fn record(&mut self, p: usize) {
+        self.push(p);
     }
 }
 

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
-    SpecValues,
+    dim_of, input_size, reading, split_pair, with_context, NoTrack, Out, Sealed, ShapeSpec,
+    SpecList, SpecValues, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -135,6 +135,27 @@ fn infer(
     reverse: bool,
     dims: &mut Small<usize>,
 ) -> Result<(), Fail> {
+    let mut out = Out::new(dims);
+    scan(input, spec, reverse, &mut out, &mut NoTrack)?;
+    let size = input_size(input)?;
+    out.finish_read(size, reverse, || {
+        let mut dims = Small::new();
+        let mut src = Small::new();
+        let _ = scan(input, spec, reverse, &mut Out::new(&mut dims), &mut src);
+        src
+    })
+}
+
+/// The read of the spec against the input (before the products are checked); `src` records
+/// the written-spec position of each output dim.
+#[inline]
+fn scan<T: Track>(
+    input: &[usize],
+    spec: &[i64],
+    reverse: bool,
+    out: &mut Out<'_>,
+    src: &mut T,
+) -> Result<(), Fail> {
     let n = spec.len();
     let at = reading(spec, reverse);
     let rank = input.len();
@@ -145,9 +166,6 @@ fn infer(
             input[k]
         }
     };
-    let mut out = Out::new(dims);
-    // The written-spec position each output dim comes from, to report errors there.
-    let mut src: Small<usize> = Small::with_capacity(n + rank);
     let mut pos = 0usize; // read position in the input dims
     let mut i = 0usize;
     while i < n {
@@ -155,84 +173,98 @@ fn infer(
         match v {
             d if d > 0 => {
                 out.push(dim_of(d));
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             0 => {
                 if pos >= rank {
-                    return Err(Fail::at(
-                        Rule::OutOfInput,
-                        p,
-                        format!("0 copies the input dim at read position {pos}, past the input's rank {rank}"),
-                    ));
+                    return Err(past("0 copies the input dim", pos, rank, p));
                 }
                 out.push(dim(pos));
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             -1 => {
                 out.push_infer_at(p)?;
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             -2 => {
                 while pos < rank {
                     out.push(dim(pos));
-                    src.push(p);
+                    src.record(p);
                     pos += 1;
                 }
             }
             -3 => {
                 if pos + 2 > rank {
-                    return Err(Fail::at(
-                        Rule::OutOfInput,
-                        p,
-                        format!("-3 merges the input dims at read positions {pos} and {}, past the input's rank {rank}", pos + 1),
-                    ));
+                    return Err(past_pair(pos, rank, p));
                 }
                 // Saturating: a product past usize::MAX is past LIMIT too, and is reported as
                 // `overflow` after the scan, in the dialect's error order.
                 out.push(dim(pos).saturating_mul(dim(pos + 1)));
-                src.push(p);
+                src.record(p);
                 pos += 2;
             }
             -4 => {
                 if i + 2 >= n {
-                    return Err(Fail::at(
-                        Rule::SplitIncomplete,
-                        p,
-                        "-4 needs two values after it",
-                    ));
+                    return Err(incomplete(p));
                 }
                 if pos >= rank {
-                    return Err(Fail::at(
-                        Rule::OutOfInput,
-                        p,
-                        format!("-4 splits the input dim at read position {pos}, past the input's rank {rank}"),
-                    ));
+                    return Err(past("-4 splits the input dim", pos, rank, p));
                 }
                 let (a, pa) = at(i + 1);
                 let (b, pb) = at(i + 2);
                 let (a, b) = split(dim(pos), (a, pa), (b, pb), p)?;
                 out.push(a);
-                src.push(pa);
+                src.record(pa);
                 out.push(b);
-                src.push(pb);
+                src.record(pb);
                 pos += 1;
                 i += 2;
             }
-            _ => {
-                return Err(Fail::at(
-                    Rule::BadValue,
-                    p,
-                    format!("value {v} is below -4"),
-                ))
-            }
+            _ => return Err(below(v, p)),
         }
         i += 1;
     }
-    let size = input_size(input)?;
-    out.finish_read(size, &src, reverse)
+    Ok(())
+}
+
+// The scan's failures, out of line.
+
+#[cold]
+#[inline(never)]
+fn past(what: &str, pos: usize, rank: usize, p: usize) -> Fail {
+    Fail::at(
+        Rule::OutOfInput,
+        p,
+        format!("{what} at read position {pos}, past the input's rank {rank}"),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn past_pair(pos: usize, rank: usize, p: usize) -> Fail {
+    Fail::at(
+        Rule::OutOfInput,
+        p,
+        format!(
+            "-3 merges the input dims at read positions {pos} and {}, past the input's rank {rank}",
+            pos + 1
+        ),
+    )
+}
+
+#[cold]
+#[inline(never)]
+fn incomplete(p: usize) -> Fail {
+    Fail::at(Rule::SplitIncomplete, p, "-4 needs two values after it")
+}
+
+#[cold]
+#[inline(never)]
+fn below(v: i64, p: usize) -> Fail {
+    Fail::at(Rule::BadValue, p, format!("value {v} is below -4"))
 }
 
 /// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
-    SpecValues,
+    dim_of, input_size, reading, split_pair, with_context, NoTrack, Out, Sealed, ShapeSpec,
+    SpecList, SpecValues, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -139,6 +139,27 @@ fn infer(
             infer_seen = true;
         }
     }
+    let mut out = Out::new(dims);
+    scan(input, spec, reverse, &mut out, &mut NoTrack)?;
+    let size = input_size(input)?;
+    out.finish_read(size, reverse, || {
+        let mut dims = Small::new();
+        let mut src = Small::new();
+        let _ = scan(input, spec, reverse, &mut Out::new(&mut dims), &mut src);
+        src
+    })
+}
+
+/// The read of the spec against the input, after the first check (before the products are
+/// checked); `src` records the written-spec position of each output dim.
+#[inline]
+fn scan<T: Track>(
+    input: &[usize],
+    spec: &[i64],
+    reverse: bool,
+    out: &mut Out<'_>,
+    src: &mut T,
+) -> Result<(), Fail> {
     let n = spec.len();
     let at = reading(spec, reverse);
     let rank = input.len();
@@ -149,8 +170,6 @@ fn infer(
             input[k]
         }
     };
-    let mut out = Out::new(dims);
-    let mut src: Small<usize> = Small::with_capacity(n + rank);
     let past = |what: &str, pos: usize, p: usize| {
         Fail::at(
             Rule::OutOfInput,
@@ -165,12 +184,12 @@ fn infer(
         match v {
             d if d >= 0 => {
                 out.push(dim_of(d));
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             -1 => {
                 out.push_infer();
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             -2 => {
@@ -178,7 +197,7 @@ fn infer(
                     return Err(past("-2 copies", pos, p));
                 }
                 out.push(dim(pos));
-                src.push(p);
+                src.record(p);
                 pos += 1;
             }
             -3 => {
@@ -200,7 +219,7 @@ fn infer(
             -4 => {
                 while pos < rank {
                     out.push(dim(pos));
-                    src.push(p);
+                    src.record(p);
                     pos += 1;
                 }
             }
@@ -210,7 +229,7 @@ fn infer(
                 }
                 // Saturating: a product past usize::MAX is reported as `overflow` later.
                 out.push(dim(pos).saturating_mul(dim(pos + 1)));
-                src.push(p);
+                src.record(p);
                 pos += 2;
             }
             _ => {
@@ -229,17 +248,16 @@ fn infer(
                 let (b, pb) = at(i + 2);
                 let (x, y) = split_pair("-6", dim(pos), (a, pa), (b, pb), p)?;
                 out.push(x);
-                src.push(pa);
+                src.record(pa);
                 out.push(y);
-                src.push(pb);
+                src.record(pb);
                 pos += 1;
                 i += 2;
             }
         }
         i += 1;
     }
-    let size = input_size(input)?;
-    out.finish_read(size, &src, reverse)
+    Ok(())
 }
 
 #[cfg(test)]
