@@ -193,11 +193,12 @@ def svg_plot(data, path):
         for x, y in pts[key]:
             out.append(f'<circle cx="{X(x):.1f}" cy="{Y(y):.1f}" r="3.5" fill="{color}"/>')
         ly = mt + 14 + 18 * i
+        lx = w - mr - 290  # top right: above every curve past the first point
         out.append(
-            f'<line x1="{ml + 16}" x2="{ml + 40}" y1="{ly}" y2="{ly}" stroke="{color}" '
+            f'<line x1="{lx}" x2="{lx + 24}" y1="{ly}" y2="{ly}" stroke="{color}" '
             f'stroke-width="2.5"{dashed}/>'
         )
-        out.append(f'<text x="{ml + 46}" y="{ly + 4}">{label}</text>')
+        out.append(f'<text x="{lx + 30}" y="{ly + 4}">{label}</text>')
     out.append("</svg>")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:

@@ -30,6 +30,27 @@ pub(super) unsafe fn copy_range<A: Clone>(
         unsafe { dst.write((*layout.ptr).clone()) };
         return;
     }
+    if nd == 2 && start % shape[1] == 0 && len % shape[1] == 0 {
+        // Whole rows of a 2-D layout (most small copies, after simplification): no
+        // multi-index bookkeeping per row.
+        let (n1, s0, s1) = (shape[1], strides[0], strides[1]);
+        let first = start / n1;
+        for r in 0..len / n1 {
+            // SAFETY: row `first + r` is inside the layout (`start + len` does not exceed its
+            // element count), so its `n1` elements are elements of the view; the slots
+            // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
+            unsafe {
+                let row = layout.ptr.offset((first + r) as isize * s0);
+                let out = dst.add(r * n1);
+                match s1 {
+                    1 => row_unit(row, out, n1),
+                    -1 => row_reversed(row, out, n1),
+                    s => row_strided(row, s, out, n1),
+                }
+            }
+        }
+        return;
+    }
     // Unravel `start` into a multi-index and an element offset (no divisions for the first
     // chunk, which is the whole of a small copy).
     let mut inline = [0usize; 8];
