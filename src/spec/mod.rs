@@ -580,6 +580,29 @@ impl<'a> Out<'a> {
     }
 }
 
+/// An MXNet-style read (MXNet `Reshape`, `npx.reshape`) into `dims`: `scan` the spec against
+/// the input, then [`Out::finish_read`]. Spec positions are recorded only when a failure
+/// needs them, by scanning again with a [`Small`] (`tracked`, the same scan).
+#[inline]
+pub(crate) fn read(
+    dims: &mut Small<usize>,
+    input: &[usize],
+    reverse: bool,
+    scan: impl FnOnce(&mut Out<'_>, &mut NoTrack) -> Result<(), Fail>,
+    tracked: impl FnOnce(&mut Out<'_>, &mut Small<usize>) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    let mut out = Out::new(dims);
+    scan(&mut out, &mut NoTrack)?;
+    let size = input_size(input)?;
+    out.finish_read(size, reverse, || {
+        let mut dims = Small::new();
+        let mut src = Small::new();
+        // The same scan succeeded above, so it succeeds again.
+        let _ = tracked(&mut Out::new(&mut dims), &mut src);
+        src
+    })
+}
+
 /// `f` with its output index replaced by the spec position `src` records for it.
 #[cold]
 #[inline(never)]

@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, NoTrack, Out, Sealed, ShapeSpec,
-    SpecList, SpecValues, Track,
+    dim_of, input_size, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
+    SpecValues, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -135,15 +135,13 @@ fn infer(
     reverse: bool,
     dims: &mut Small<usize>,
 ) -> Result<(), Fail> {
-    let mut out = Out::new(dims);
-    scan(input, spec, reverse, &mut out, &mut NoTrack)?;
-    let size = input_size(input)?;
-    out.finish_read(size, reverse, || {
-        let mut dims = Small::new();
-        let mut src = Small::new();
-        let _ = scan(input, spec, reverse, &mut Out::new(&mut dims), &mut src);
-        src
-    })
+    read(
+        dims,
+        input,
+        reverse,
+        |out, src| scan(input, spec, reverse, out, src),
+        |out, src| scan(input, spec, reverse, out, src),
+    )
 }
 
 /// The read of the spec against the input (before the products are checked); `src` records

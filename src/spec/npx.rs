@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, reading, split_pair, with_context, NoTrack, Out, Sealed, ShapeSpec,
-    SpecList, SpecValues, Track,
+    dim_of, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues,
+    Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -139,15 +139,13 @@ fn infer(
             infer_seen = true;
         }
     }
-    let mut out = Out::new(dims);
-    scan(input, spec, reverse, &mut out, &mut NoTrack)?;
-    let size = input_size(input)?;
-    out.finish_read(size, reverse, || {
-        let mut dims = Small::new();
-        let mut src = Small::new();
-        let _ = scan(input, spec, reverse, &mut Out::new(&mut dims), &mut src);
-        src
-    })
+    read(
+        dims,
+        input,
+        reverse,
+        |out, src| scan(input, spec, reverse, out, src),
+        |out, src| scan(input, spec, reverse, out, src),
+    )
 }
 
 /// The read of the spec against the input, after the first check (before the products are
