@@ -690,6 +690,19 @@ pub(crate) fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, us
     }
 }
 
+/// The input dim at read position `k`, counted from the end after a `reverse` read (the
+/// counterpart of [`reading`] for the input).
+pub(crate) fn input_reading(input: &[usize], reverse: bool) -> impl Fn(usize) -> usize + '_ {
+    let rank = input.len();
+    move |k| {
+        if reverse {
+            input[rank - 1 - k]
+        } else {
+            input[k]
+        }
+    }
+}
+
 /// The pair `a b` of an MXNet split (`-4` in `Reshape`, `-6` in `npx.reshape`) of the input dim
 /// `d0`, written at spec position `p`: each operand `>= 0` (0 is a real zero) or `-1`, inferred
 /// from `d0` alone; then the pair must multiply to `d0`.

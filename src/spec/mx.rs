@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_size, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList,
-    SpecValues, Track,
+    dim_of, input_reading, input_size, read, reading, split_pair, with_context, Out, Sealed,
+    ShapeSpec, SpecList, SpecValues, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -157,13 +157,7 @@ fn scan<T: Track>(
     let n = spec.len();
     let at = reading(spec, reverse);
     let rank = input.len();
-    let dim = |k: usize| {
-        if reverse {
-            input[rank - 1 - k]
-        } else {
-            input[k]
-        }
-    };
+    let dim = input_reading(input, reverse);
     let mut pos = 0usize; // read position in the input dims
     let mut i = 0usize;
     while i < n {

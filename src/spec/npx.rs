@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues,
-    Track,
+    dim_of, input_reading, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec,
+    SpecList, SpecValues, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -161,13 +161,7 @@ fn scan<T: Track>(
     let n = spec.len();
     let at = reading(spec, reverse);
     let rank = input.len();
-    let dim = |k: usize| {
-        if reverse {
-            input[rank - 1 - k]
-        } else {
-            input[k]
-        }
-    };
+    let dim = input_reading(input, reverse);
     let past = |what: &str, pos: usize, p: usize| {
         Fail::at(
             Rule::OutOfInput,
