@@ -126,10 +126,14 @@ pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [
     fill_strides(shape, order, out, |v| v as isize);
 }
 
-/// [`fill_contiguous_strides`] as ndarray stores strides (`usize`, two's complement).
-#[inline]
-pub(crate) fn fill_contiguous_ustrides(shape: &[usize], order: Order, out: &mut [usize]) {
-    fill_strides(shape, order, out, |v| v);
+/// `shape` and ndarray's default strides for it in `order`, as ndarray dims: the layout of a
+/// contiguous view or copy. (Built from slices: ndarray's own `default_strides`, or
+/// overwriting a clone of the shape, measured slower on the view path.)
+#[inline(always)]
+pub(crate) fn contiguous_dims(shape: &[usize], order: Order) -> (ndarray::IxDyn, ndarray::IxDyn) {
+    let mut strides = crate::small::Small::filled(0usize, shape.len());
+    fill_strides(shape, order, &mut strides, |v| v);
+    (ndarray::IxDyn(shape), ndarray::IxDyn(&strides))
 }
 
 #[inline(always)]

@@ -91,18 +91,15 @@ where
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
     );
-    let dim = IxDyn(shape);
     if data.is_empty() {
         // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
-        return unsafe { Array::from_shape_vec_unchecked(dim.set_f(f), data) };
+        return unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).set_f(f), data) };
     }
-    // ndarray's default strides for this order, built from a slice (cheaper than its own).
-    let mut strides = Small::filled(0usize, shape.len());
-    crate::layout::fill_contiguous_ustrides(shape, order, &mut strides);
+    let (dim, strides) = crate::layout::contiguous_dims(shape, order);
     // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
     // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
     // vector in bounds, each element once.
-    unsafe { Array::from_shape_vec_unchecked(dim.strides(IxDyn(&strides)), data) }
+    unsafe { Array::from_shape_vec_unchecked(dim.strides(strides), data) }
 }
 
 /// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
