@@ -113,8 +113,9 @@ def small_table(data):
         return ""
     lines = [
         "| output (bytes) | `IxDyn` input: ndarray_reshape | ndarray `to_shape` | ratio "
-        "| `Ix2` input: ndarray_reshape | ndarray `to_shape` | ratio |",
-        "|---|---|---|---|---|---|---|",
+        "| `Ix2` input: ndarray_reshape | ndarray `to_shape` | ratio "
+        "| `Ix2` input, `reshape_with_dim::<Ix1>` | ratio |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for p in sorted(fns[OURS], key=lambda p: int(p)):
         row = f"| {p} |"
@@ -125,6 +126,13 @@ def small_table(data):
                 row += f" {fmt_time(o)} | {fmt_time(b)} | **{b / o:.2f}x** |"
             else:
                 row += " | | |"
+        typed, base = OURS + "_ix2_typed", BASELINE + "_ix2"
+        if typed in fns and base in fns and p in fns[typed] and p in fns[base]:
+            o, _ = fns[typed][p]
+            b, _ = fns[base][p]
+            row += f" {fmt_time(o)} | **{b / o:.2f}x** |"
+        else:
+            row += " | |"
         lines.append(row)
     return "\n".join(lines)
 

@@ -181,6 +181,11 @@ pub enum ReshapeError {
     /// whose length is not the array's element count.
     #[error("output_length: {0}")]
     OutputLength(Box<ErrorContext>),
+    /// A rank-typed method (such as
+    /// [`reshape_with_dim`](crate::ReshapeExt::reshape_with_dim)) was asked for a dimension
+    /// type whose rank differs from the rank the spec gives.
+    #[error("rank_mismatch: {0}")]
+    RankMismatch(Box<ErrorContext>),
 }
 
 /// The rule a spec broke, without the evidence. Internal: the dialects report a [`Fail`] and the
@@ -208,6 +213,7 @@ pub(crate) enum Rule {
     ValueDoesNotFit,
     BadShapeTensor,
     OutputLength,
+    RankMismatch,
 }
 
 /// A broken rule found by a dialect's inference, before the context is attached.
@@ -261,6 +267,7 @@ impl ReshapeError {
             Rule::ValueDoesNotFit => ReshapeError::ValueDoesNotFit(b),
             Rule::BadShapeTensor => ReshapeError::BadShapeTensor(b),
             Rule::OutputLength => ReshapeError::OutputLength(b),
+            Rule::RankMismatch => ReshapeError::RankMismatch(b),
         }
     }
 
@@ -294,7 +301,8 @@ impl ReshapeError {
             | ReshapeError::NeedsCopy(c)
             | ReshapeError::ValueDoesNotFit(c)
             | ReshapeError::BadShapeTensor(c)
-            | ReshapeError::OutputLength(c) => c,
+            | ReshapeError::OutputLength(c)
+            | ReshapeError::RankMismatch(c) => c,
         }
     }
 
@@ -330,6 +338,7 @@ impl ReshapeError {
             ReshapeError::ValueDoesNotFit(_) => "value_does_not_fit",
             ReshapeError::BadShapeTensor(_) => "bad_shape_tensor",
             ReshapeError::OutputLength(_) => "output_length",
+            ReshapeError::RankMismatch(_) => "rank_mismatch",
         }
     }
 }

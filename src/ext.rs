@@ -7,8 +7,8 @@ use ndarray::{
 
 use crate::error::{ErrorContext, ReshapeError, Rule};
 use crate::layout::{
-    contiguous_dims, fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order,
-    solve, Order,
+    contiguous_dims_in, fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order,
+    solve, typed_dim, Order,
 };
 use crate::small::Small;
 use crate::spec::{IntoSpec, ShapeSpec, SpecValues};
@@ -97,14 +97,29 @@ impl Plan {
     /// elements are readable for `'a`.
     #[inline(always)]
     pub(crate) unsafe fn view<'a, A>(&self, ptr: *const A) -> ArrayView<'a, A, IxDyn> {
+        // SAFETY: the caller's contract.
+        unsafe { self.view_in(ptr, IxDyn) }
+    }
+
+    /// As [`view`](Self::view), with the dims built by `mk` (of the plan's rank).
+    ///
+    /// # Safety
+    ///
+    /// As [`view`](Self::view).
+    #[inline(always)]
+    pub(crate) unsafe fn view_in<'a, A, E: Dimension>(
+        &self,
+        ptr: *const A,
+        mk: impl Fn(&[usize]) -> E,
+    ) -> ArrayView<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
-            let (dim, strides) = contiguous_dims(&self.shape, self.order);
+            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, mk);
             // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
             // these strides (ndarray's defaults) address exactly its elements.
             unsafe { ArrayView::from_shape_ptr(dim.strides(strides), ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
-            unsafe { view_from_parts(ptr, &self.shape, &self.strides) }
+            unsafe { view_from_parts(ptr, &self.shape, &self.strides, mk) }
         }
     }
 
@@ -115,13 +130,51 @@ impl Plan {
     /// As [`view`](Self::view), and the elements must be writable and unaliased for `'a`.
     #[inline]
     pub(crate) unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
+        // SAFETY: the caller's contract.
+        unsafe { self.view_mut_in(ptr, IxDyn) }
+    }
+
+    /// As [`view_mut`](Self::view_mut), with the dims built by `mk` (of the plan's rank).
+    ///
+    /// # Safety
+    ///
+    /// As [`view_mut`](Self::view_mut).
+    #[inline(always)]
+    pub(crate) unsafe fn view_mut_in<'a, A, E: Dimension>(
+        &self,
+        ptr: *mut A,
+        mk: impl Fn(&[usize]) -> E,
+    ) -> ArrayViewMut<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
-            let (dim, strides) = contiguous_dims(&self.shape, self.order);
-            // SAFETY: as in `view`; uniqueness is the caller's contract.
+            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, mk);
+            // SAFETY: as in `view_in`; uniqueness is the caller's contract.
             unsafe { ArrayViewMut::from_shape_ptr(dim.strides(strides), ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
-            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }
+            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides, mk) }
+        }
+    }
+
+    /// [`ReshapeError::RankMismatch`] unless the planned shape has the rank of `E` (any rank
+    /// for `IxDyn`).
+    #[inline]
+    fn check_rank<E: Dimension, P: ShapeSpec + ?Sized>(
+        &self,
+        spec: &P,
+        input: &[usize],
+    ) -> Result<(), ReshapeError> {
+        match E::NDIM {
+            Some(n) if n != self.shape.len() => Err(reject(
+                Rule::RankMismatch,
+                spec,
+                input,
+                &format!(
+                    "the spec gives shape {:?} of rank {}, the requested dimension type has rank {n}",
+                    &*self.shape,
+                    self.shape.len()
+                ),
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -134,6 +187,17 @@ impl Plan {
         strides: &[isize],
     ) -> Result<(), ReshapeError> {
         self.compute(spec, shape, strides)?;
+        self.require_view(spec, shape, strides)
+    }
+
+    /// [`ReshapeError::NeedsCopy`] unless the computed plan is a view.
+    #[inline]
+    fn require_view<P: ShapeSpec + ?Sized>(
+        &self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Result<(), ReshapeError> {
         if self.view {
             return Ok(());
         }
@@ -150,12 +214,17 @@ impl Plan {
 }
 
 /// A signed layout as ndarray wants it: the offset from the first element to the lowest
-/// address, the non-negative strides, and whether any axis must be inverted afterwards.
+/// address, the non-negative strides (built by `mk`), and whether any axis must be inverted
+/// afterwards.
 #[inline]
-fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
+fn unsigned_layout<E: Dimension>(
+    shape: &[usize],
+    strides: &[isize],
+    mk: impl Fn(&[usize]) -> E,
+) -> (isize, E, bool) {
     let mut low = 0isize;
     let mut negative = false;
-    // Filled here, then copied into an `IxDyn` once (indexing an `IxDyn` branches on its
+    // Filled here, then copied into the dim once (indexing an `IxDyn` branches on its
     // representation at every access).
     let mut abs = Small::filled(0usize, strides.len());
     for (i, (&s, &d)) in strides.iter().zip(shape).enumerate() {
@@ -165,10 +234,11 @@ fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
             negative = true;
         }
     }
-    (low, IxDyn(&abs), negative)
+    (low, mk(&abs), negative)
 }
 
-/// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`).
+/// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`), with
+/// the dims built by `mk` (`IxDyn`, or [`typed_dim`] of rank `shape.len()`).
 ///
 /// # Safety
 ///
@@ -176,27 +246,28 @@ fn unsigned_layout(shape: &[usize], strides: &[isize]) -> (isize, IxDyn, bool) {
 /// `shape` must address, through `strides`, an element of it that is readable for `'a` (as when
 /// the layout is a solver reshape of that array), or the shape must be empty.
 #[inline]
-pub(crate) unsafe fn view_from_parts<'a, A>(
+pub(crate) unsafe fn view_from_parts<'a, A, E: Dimension>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],
-) -> ArrayView<'a, A, IxDyn> {
+    mk: impl Fn(&[usize]) -> E,
+) -> ArrayView<'a, A, E> {
     if shape.contains(&0) {
         // SAFETY: with ndarray's default strides (all zero for an empty shape) no element is
         // addressed and the pointer is never offset; `ptr` is non-null and aligned.
-        return unsafe { ArrayView::from_shape_ptr(IxDyn(shape), ptr) };
+        return unsafe { ArrayView::from_shape_ptr(mk(shape), ptr) };
     }
-    let (low, abs, negative) = unsigned_layout(shape, strides);
+    let (low, abs, negative) = unsigned_layout(shape, strides, &mk);
     if !negative {
         // SAFETY: non-negative strides addressing live elements readable for `'a`.
-        return unsafe { ArrayView::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
+        return unsafe { ArrayView::from_shape_ptr(mk(shape).strides(abs), ptr) };
     }
     // SAFETY: every element of the layout lies in the live array; `low` (<= 0) is the offset
     // of the lowest of them, so `base` and every offset from it by the non-negative strides
     // stay inside it. Inverting the axes brings the logical first element back to `ptr`.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayView::from_shape_ptr(IxDyn(shape).strides(abs), base);
+        let mut raw = RawArrayView::from_shape_ptr(mk(shape).strides(abs), base);
         for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
@@ -206,31 +277,32 @@ pub(crate) unsafe fn view_from_parts<'a, A>(
     unsafe { raw.deref_into_view() }
 }
 
-/// A mutable view with signed strides at `ptr`.
+/// A mutable view with signed strides at `ptr`, with the dims built by `mk`.
 ///
 /// # Safety
 ///
 /// As [`view_from_parts`], and the elements must be writable and not otherwise accessed for
 /// `'a`, each addressed by one index only.
 #[inline]
-pub(crate) unsafe fn view_mut_from_parts<'a, A>(
+pub(crate) unsafe fn view_mut_from_parts<'a, A, E: Dimension>(
     ptr: *mut A,
     shape: &[usize],
     strides: &[isize],
-) -> ArrayViewMut<'a, A, IxDyn> {
+    mk: impl Fn(&[usize]) -> E,
+) -> ArrayViewMut<'a, A, E> {
     if shape.contains(&0) {
         // SAFETY: as in `view_from_parts`: default (zero) strides on an empty shape.
-        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape), ptr) };
     }
-    let (low, abs, negative) = unsigned_layout(shape, strides);
+    let (low, abs, negative) = unsigned_layout(shape, strides, &mk);
     if !negative {
         // SAFETY: non-negative strides addressing live, unaliased, writable elements for `'a`.
-        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape).strides(abs), ptr) };
     }
     // SAFETY: as in `view_from_parts`; uniqueness of the elements is the caller's contract.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), base);
+        let mut raw = RawArrayViewMut::from_shape_ptr(mk(shape).strides(abs), base);
         for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
@@ -627,6 +699,97 @@ where
     where
         A: Copy + Send + Sync,
         S: Data;
+
+    /// [`reshape_with`](Self::reshape_with) with a rank-typed result: the dimension type `E`
+    /// (`Ix1`, `Ix2`, ..., or `IxDyn`) is chosen by the caller, as in ndarray's
+    /// `into_dimensionality`. When the target rank is known at compile time this skips the
+    /// dynamic-rank shape of the result, which is most of the fixed cost of a small reshape.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::RankMismatch`] when the spec gives a shape whose
+    /// rank is not `E`'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array, Ix1, Ix3};
+    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ReshapeError> {
+    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
+    /// let t = x.t();
+    /// let y = t.reshape_with_dim::<Ix1>(Mx::new(&[-1]))?; // a copy, typed `Ix1`
+    /// assert_eq!(y, array![0, 3, 1, 4, 2, 5]);
+    /// let v = x.reshape_with_dim::<Ix3>(Mx::new(&[-4, 1, -1, 3]))?; // a view
+    /// assert!(v.is_view() && v.dim() == (1, 2, 3));
+    /// let err = x.reshape_with_dim::<Ix3>(Mx::new(&[-1])).unwrap_err();
+    /// assert!(matches!(err, ReshapeError::RankMismatch(_)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_with_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<CowArray<'_, A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data;
+
+    /// [`reshape_view`](Self::reshape_view) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, Ix2};
+    /// use ndarray_reshape::{Np, Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let v = x.reshape_view_dim::<Ix2>(Np::new(&[6, -1], Order::C))?;
+    /// assert_eq!((v.dim(), v.as_ptr()), ((6, 4), x.as_ptr()));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_view_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayView<'_, A, E>, ReshapeError>
+    where
+        S: Data;
+
+    /// [`reshape_owned`](Self::reshape_owned) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::RankMismatch`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array, Ix2};
+    /// use ndarray_reshape::{Paddle, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
+    /// let y = x.reshape_owned_dim::<Ix2>(Paddle::new(&[3, -1]))?;
+    /// assert_eq!(y, array![[0, 1], [2, 3], [4, 5]]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_owned_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<Array<A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data;
 }
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
@@ -733,6 +896,67 @@ where
         let shape = IxDyn(&plan.shape).set_f(plan.order == Order::F);
         // The length matches the shape (checked above), so this cannot fail.
         ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
+    }
+
+    fn reshape_with_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<CowArray<'_, A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
+        plan.check_rank::<E, _>(&spec, self.shape())?;
+        match plan.view {
+            // SAFETY: a view plan for this array's layout, of `E`'s rank (checked): the view
+            // addresses exactly this array's elements, borrowed for the returned lifetime.
+            true => Ok(CowArray::from(unsafe {
+                plan.view_in(self.as_ptr(), typed_dim::<E>)
+            })),
+            false => Ok(CowArray::from(crate::copy::copy_to_in(
+                self,
+                &plan.shape,
+                plan.order,
+                typed_dim::<E>,
+            ))),
+        }
+    }
+
+    fn reshape_view_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayView<'_, A, E>, ReshapeError>
+    where
+        S: Data,
+    {
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
+        plan.check_rank::<E, _>(&spec, self.shape())?;
+        plan.require_view(&spec, self.shape(), self.strides())?;
+        // SAFETY: a view plan for this layout, of `E`'s rank (checked), borrowed for the
+        // returned lifetime.
+        Ok(unsafe { plan.view_in(self.as_ptr(), typed_dim::<E>) })
+    }
+
+    fn reshape_owned_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<Array<A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        let mut plan = Plan::empty();
+        plan.compute(&spec, self.shape(), self.strides())?;
+        plan.check_rank::<E, _>(&spec, self.shape())?;
+        Ok(crate::copy::copy_to_in(
+            self,
+            &plan.shape,
+            plan.order,
+            typed_dim::<E>,
+        ))
     }
 }
 

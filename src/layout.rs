@@ -126,14 +126,29 @@ pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [
     fill_strides(shape, order, out, |v| v as isize);
 }
 
-/// `shape` and ndarray's default strides for it in `order`, as ndarray dims: the layout of a
-/// contiguous view or copy. (Built from slices: ndarray's own `default_strides`, or
-/// overwriting a clone of the shape, measured slower on the view path.)
+/// `shape` and ndarray's default strides for it in `order`, as ndarray dims built by `mk`
+/// (`IxDyn`, or [`typed_dim`] for a rank-typed result): the layout of a contiguous view or
+/// copy. (Built from slices: ndarray's own `default_strides`, or overwriting a clone of the
+/// shape, measured slower on the `IxDyn` view path.)
 #[inline(always)]
-pub(crate) fn contiguous_dims(shape: &[usize], order: Order) -> (ndarray::IxDyn, ndarray::IxDyn) {
+pub(crate) fn contiguous_dims_in<E: ndarray::Dimension>(
+    shape: &[usize],
+    order: Order,
+    mk: impl Fn(&[usize]) -> E,
+) -> (E, E) {
     let mut strides = crate::small::Small::filled(0usize, shape.len());
     fill_strides(shape, order, &mut strides, |v| v);
-    (ndarray::IxDyn(shape), ndarray::IxDyn(&strides))
+    (mk(shape), mk(&strides))
+}
+
+/// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()` (a fixed
+/// rank is filled in registers; an `IxDyn` is built from the slice).
+#[inline(always)]
+pub(crate) fn typed_dim<E: ndarray::Dimension>(v: &[usize]) -> E {
+    debug_assert!(E::NDIM.unwrap_or(v.len()) == v.len());
+    let mut d = E::zeros(v.len());
+    d.slice_mut().copy_from_slice(v);
+    d
 }
 
 #[inline(always)]

@@ -174,6 +174,13 @@
 //! | [`reshape_owned`](ReshapeExt::reshape_owned) | a fresh copy | a fresh copy |
 //! | [`reshape_copy_into`](ReshapeExt::reshape_copy_into) (`Copy` elements) | a copy into your buffer, viewed | a copy into your buffer, viewed |
 //!
+//! Results have a dynamic rank (`IxDyn`). When the target rank is known,
+//! [`reshape_with_dim`](ReshapeExt::reshape_with_dim),
+//! [`reshape_view_dim`](ReshapeExt::reshape_view_dim) and
+//! [`reshape_owned_dim`](ReshapeExt::reshape_owned_dim) return it typed (`Ix1`, `Ix2`, ...),
+//! which skips building an `IxDyn` (most of the fixed cost of a small reshape); a spec of
+//! another rank is [`ReshapeError::RankMismatch`].
+//!
 //! ```
 //! use ndarray::{Array, ArrayView, Ix3, IxDyn};
 //! use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};

@@ -251,3 +251,33 @@ fn errors_are_small() {
     assert!(std::mem::size_of::<ReshapeError>() <= 16);
     assert!(std::mem::size_of::<Result<(), ReshapeError>>() <= 16);
 }
+
+#[test]
+fn rank_mismatch() {
+    let x = Array::from_iter(0..24)
+        .into_shape_with_order((2, 3, 4))
+        .unwrap();
+    let e = x
+        .reshape_with_dim::<ndarray::Ix2>(Mx::new([-1]))
+        .unwrap_err();
+    assert!(matches!(e, ReshapeError::RankMismatch(_)));
+    pin(e, "rank_mismatch", None,
+        "rank_mismatch: the spec gives shape [24] of rank 1, the requested dimension type has rank 2; input shape [2, 3, 4], mxnet spec [-1]");
+    // The rank is checked before the strides: a transposed input asked for the wrong rank in a
+    // strict view gets the rank error, not `needs_copy`.
+    let e = x
+        .t()
+        .reshape_view_dim::<ndarray::Ix3>(Np::new([-1], Order::C))
+        .unwrap_err();
+    assert_eq!(e.category(), "rank_mismatch");
+    let e = x
+        .t()
+        .reshape_view_dim::<ndarray::Ix1>(Np::new([-1], Order::C))
+        .unwrap_err();
+    assert_eq!(e.category(), "needs_copy");
+    // The spec's own errors come first.
+    let e = x
+        .reshape_owned_dim::<ndarray::Ix2>(Mx::new([5]))
+        .unwrap_err();
+    assert_eq!(e.category(), "size_mismatch");
+}

@@ -1,7 +1,10 @@
 //! Property tests against oracles: ndarray's own `to_shape` for plain C and F reshapes, the
 //! stride solver for the view decision, and "never panics" for random specs of every dialect.
 
-use ndarray::{Array, ArrayD, ArrayView, Axis, IxDyn, Slice};
+use ndarray::{
+    Array, ArrayD, ArrayView, Axis, CowArray, Dimension, Ix0, Ix1, Ix2, Ix3, Ix4, Ix5, Ix6, IxDyn,
+    Slice,
+};
 use ndarray_reshape::layout::{resolve_order, view_strides};
 use ndarray_reshape::{
     Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
@@ -87,6 +90,61 @@ fn build<'a>(base: &'a ArrayD<i64>, r: &Recipe) -> ArrayView<'a, i64, IxDyn> {
     v
 }
 
+/// The rank-typed methods with dimension type `E` (of the target's rank) give what the
+/// `IxDyn` ones give: the same view (pointer and strides) or the same contiguous copy, typed.
+fn typed_agrees<E: Dimension>(
+    x: &ArrayView<'_, i64, IxDyn>,
+    spec: &[i64],
+    order: Order,
+    y: &CowArray<'_, i64, IxDyn>,
+) -> Result<(), TestCaseError> {
+    let t = x.reshape_with_dim::<E>(Np::new(spec, order)).unwrap();
+    prop_assert_eq!(t.shape(), y.shape());
+    prop_assert_eq!(t.strides(), y.strides());
+    prop_assert_eq!(t.is_view(), y.is_view());
+    if y.is_view() {
+        prop_assert_eq!(t.as_ptr(), y.as_ptr());
+    }
+    prop_assert!(t.iter().eq(y.iter()));
+    let v = x.reshape_view_dim::<E>(Np::new(spec, order));
+    prop_assert_eq!(v.is_ok(), y.is_view());
+    if let Ok(v) = v {
+        prop_assert_eq!((v.as_ptr(), v.strides()), (y.as_ptr(), y.strides()));
+    }
+    let o = x.reshape_owned_dim::<E>(Np::new(spec, order)).unwrap();
+    let want = x.reshape_owned(Np::new(spec, order)).unwrap();
+    prop_assert_eq!(o.strides(), want.strides());
+    prop_assert!(o.iter().eq(want.iter()));
+    Ok(())
+}
+
+/// [`typed_agrees`] at the dimension type of `y`'s rank, and `RankMismatch` at another.
+fn typed_at_rank(
+    x: &ArrayView<'_, i64, IxDyn>,
+    spec: &[i64],
+    order: Order,
+    y: &CowArray<'_, i64, IxDyn>,
+) -> Result<(), TestCaseError> {
+    match y.ndim() {
+        0 => typed_agrees::<Ix0>(x, spec, order, y)?,
+        1 => typed_agrees::<Ix1>(x, spec, order, y)?,
+        2 => typed_agrees::<Ix2>(x, spec, order, y)?,
+        3 => typed_agrees::<Ix3>(x, spec, order, y)?,
+        4 => typed_agrees::<Ix4>(x, spec, order, y)?,
+        5 => typed_agrees::<Ix5>(x, spec, order, y)?,
+        6 => typed_agrees::<Ix6>(x, spec, order, y)?,
+        _ => {}
+    }
+    typed_agrees::<IxDyn>(x, spec, order, y)?;
+    let wrong = if y.ndim() == 2 {
+        x.reshape_with_dim::<Ix3>(Np::new(spec, order)).map(|_| ())
+    } else {
+        x.reshape_with_dim::<Ix2>(Np::new(spec, order)).map(|_| ())
+    };
+    prop_assert!(matches!(wrong, Err(ReshapeError::RankMismatch(_))));
+    Ok(())
+}
+
 /// A random target shape with the same size: factors of `size` spread over up to 5 dims, ones
 /// sprinkled in, and (for an empty input) a 0 and arbitrary other dims.
 fn target(size: usize, seed: &[usize]) -> Vec<usize> {
@@ -158,6 +216,8 @@ proptest! {
         prop_assert_eq!(c.shape(), new.as_slice());
         prop_assert!(c.iter().eq(want.iter()));
         prop_assert!(buf.iter().eq(o.as_slice_memory_order().unwrap().iter()));
+        // The rank-typed methods agree with the dynamic-rank ones.
+        typed_at_rank(&x, &spec, order, &y)?;
     }
 
     /// MXNet and Paddle read in C order: the same engine, the same answers as `to_shape`.
