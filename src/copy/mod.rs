@@ -256,7 +256,7 @@ impl Plan {
                 && sq > 1
                 && (bytes >= TILE_ALWAYS_BYTES || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
             {
-                return Plan::Tiles(kernels::Tiles::new(&layout.shape, p, elem));
+                return Plan::Tiles(kernels::Tiles::new(&layout.shape, p, elem, bytes));
             }
         }
         Plan::Rows {
@@ -402,6 +402,23 @@ mod tests {
             assert!(!tiled(&r));
             check(r);
         }
+    }
+
+    /// Outputs past [`kernels::LARGE_TILE_BYTES`] use the larger tiles: edges that are not
+    /// multiples of the tile, a negative stride, and a third axis.
+    #[test]
+    fn large_tiles_are_exact() {
+        let a = Array::from_iter(0..(1030 * 1031) as i64)
+            .into_shape_with_order((1030, 1031))
+            .unwrap(); // 8.1 MiB of i64
+        check(a.t().into_dyn());
+        check(a.slice(s![..;-1, ..]).reversed_axes().into_dyn());
+        let b = Array::from_iter(0..(3 * 700 * 521) as i64)
+            .into_shape_with_order((3, 700, 521))
+            .unwrap(); // 8.3 MiB
+        let mut p = b.view();
+        p.swap_axes(1, 2);
+        check(p.into_dyn());
     }
 
     #[test]
