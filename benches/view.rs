@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ndarray::{s, Array, IxDyn};
+use ndarray::{s, Array, Ix2, Ix4, IxDyn};
 use ndarray_reshape::{Mx, Np, Order, ReshapeExt};
 
 /// Contiguous (64, 64, 64, 64) to (4096, 4096): the common case.
@@ -52,6 +52,25 @@ fn contiguous(c: &mut Criterion) {
     g.bench_function("reshape_view_prebuilt_spec", |b| {
         b.iter(|| black_box(black_box(&a).reshape_view(black_box(&spec)).unwrap()))
     });
+    // Rank-typed results, against `to_shape` to a typed `Ix2` shape.
+    g.bench_function("reshape_view_dim_ix2_prebuilt_spec", |b| {
+        b.iter(|| {
+            black_box(
+                black_box(&a)
+                    .reshape_view_dim::<Ix2>(black_box(&spec))
+                    .unwrap(),
+            )
+        })
+    });
+    g.bench_function("reshape_with_dim_ix2_prebuilt_spec", |b| {
+        b.iter(|| {
+            black_box(
+                black_box(&a)
+                    .reshape_with_dim::<Ix2>(black_box(&spec))
+                    .unwrap(),
+            )
+        })
+    });
     g.finish();
 }
 
@@ -70,10 +89,27 @@ fn strided(c: &mut Criterion) {
             )
         })
     });
+    g.bench_function("ndarray_to_shape_ix4", |b| {
+        b.iter(|| black_box(black_box(&v).to_shape(black_box((8, 8, 64, 32))).unwrap()))
+    });
     g.bench_function("reshape_with", |b| {
         b.iter(|| {
             let spec = Mx::new(black_box([-4, 8, 8, -2]));
             black_box(black_box(&v).reshape_with(spec).unwrap())
+        })
+    });
+    // The same target written out, as `to_shape` gets it: the view path without MXNet's `-4`.
+    let np = Np::new([8, 8, 64, 32], Order::C);
+    g.bench_function("reshape_with_np_prebuilt_spec", |b| {
+        b.iter(|| black_box(black_box(&v).reshape_with(black_box(&np)).unwrap()))
+    });
+    g.bench_function("reshape_with_dim_ix4_np_prebuilt_spec", |b| {
+        b.iter(|| {
+            black_box(
+                black_box(&v)
+                    .reshape_with_dim::<Ix4>(black_box(&np))
+                    .unwrap(),
+            )
         })
     });
     g.finish();
