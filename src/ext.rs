@@ -809,28 +809,14 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        match plan.view {
-            // SAFETY: a view plan for this array's layout: the view addresses exactly this
-            // array's elements, borrowed for the returned lifetime.
-            true => Ok(CowArray::from(unsafe { plan.view(self.as_ptr()) })),
-            false => Ok(CowArray::from(crate::copy::copy_to(
-                self,
-                &plan.shape,
-                plan.order,
-            ))),
-        }
+        with_in(self, &spec, IxDyn)
     }
 
     fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
     where
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute_strict(&spec, self.shape(), self.strides())?;
-        // SAFETY: a view plan for this layout, borrowed for the returned lifetime.
-        Ok(unsafe { plan.view(self.as_ptr()) })
+        view_in(self, &spec, IxDyn)
     }
 
     fn reshape_view_mut<P: ShapeSpec>(
@@ -863,9 +849,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        Ok(crate::copy::copy_to(self, &plan.shape, plan.order))
+        owned_in(self, &spec, IxDyn)
     }
 
     fn reshape_copy_into<'o, P: ShapeSpec>(
@@ -906,22 +890,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        plan.check_rank::<E, _>(&spec, self.shape())?;
-        match plan.view {
-            // SAFETY: a view plan for this array's layout, of `E`'s rank (checked): the view
-            // addresses exactly this array's elements, borrowed for the returned lifetime.
-            true => Ok(CowArray::from(unsafe {
-                plan.view_in(self.as_ptr(), typed_dim::<E>)
-            })),
-            false => Ok(CowArray::from(crate::copy::copy_to_in(
-                self,
-                &plan.shape,
-                plan.order,
-                typed_dim::<E>,
-            ))),
-        }
+        with_in(self, &spec, typed_dim::<E>)
     }
 
     fn reshape_view_dim<E: Dimension>(
@@ -931,13 +900,7 @@ where
     where
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        plan.check_rank::<E, _>(&spec, self.shape())?;
-        plan.require_view(&spec, self.shape(), self.strides())?;
-        // SAFETY: a view plan for this layout, of `E`'s rank (checked), borrowed for the
-        // returned lifetime.
-        Ok(unsafe { plan.view_in(self.as_ptr(), typed_dim::<E>) })
+        view_in(self, &spec, typed_dim::<E>)
     }
 
     fn reshape_owned_dim<E: Dimension>(
@@ -948,16 +911,82 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        plan.check_rank::<E, _>(&spec, self.shape())?;
-        Ok(crate::copy::copy_to_in(
-            self,
+        owned_in(self, &spec, typed_dim::<E>)
+    }
+}
+
+/// [`ReshapeExt::reshape_with`] with the result's dims built by `mk`: `IxDyn`, or
+/// [`typed_dim`] for the rank-typed methods (the rank checked first; a no-op for `IxDyn`).
+#[inline(always)]
+fn with_in<'a, A, S, D, E, P>(
+    a: &'a ArrayBase<S, D>,
+    spec: &P,
+    mk: impl Fn(&[usize]) -> E,
+) -> Result<CowArray<'a, A, E>, ReshapeError>
+where
+    A: Clone + Send + Sync,
+    S: Data<Elem = A>,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute(spec, a.shape(), a.strides())?;
+    plan.check_rank::<E, _>(spec, a.shape())?;
+    match plan.view {
+        // SAFETY: a view plan for this array's layout, of `E`'s rank (checked): the view
+        // addresses exactly this array's elements, borrowed for the returned lifetime.
+        true => Ok(CowArray::from(unsafe { plan.view_in(a.as_ptr(), mk) })),
+        false => Ok(CowArray::from(crate::copy::copy_to_in(
+            a,
             &plan.shape,
             plan.order,
-            typed_dim::<E>,
-        ))
+            mk,
+        ))),
     }
+}
+
+/// [`ReshapeExt::reshape_view`] with the result's dims built by `mk` (see [`with_in`]); the
+/// rank is checked before the strides.
+#[inline(always)]
+fn view_in<'a, A, S, D, E, P>(
+    a: &'a ArrayBase<S, D>,
+    spec: &P,
+    mk: impl Fn(&[usize]) -> E,
+) -> Result<ArrayView<'a, A, E>, ReshapeError>
+where
+    S: Data<Elem = A>,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute(spec, a.shape(), a.strides())?;
+    plan.check_rank::<E, _>(spec, a.shape())?;
+    plan.require_view(spec, a.shape(), a.strides())?;
+    // SAFETY: a view plan for this layout, of `E`'s rank (checked), borrowed for the returned
+    // lifetime.
+    Ok(unsafe { plan.view_in(a.as_ptr(), mk) })
+}
+
+/// [`ReshapeExt::reshape_owned`] with the result's dims built by `mk` (see [`with_in`]).
+#[inline(always)]
+fn owned_in<A, S, D, E, P>(
+    a: &ArrayBase<S, D>,
+    spec: &P,
+    mk: impl Fn(&[usize]) -> E,
+) -> Result<Array<A, E>, ReshapeError>
+where
+    A: Clone + Send + Sync,
+    S: Data<Elem = A>,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute(spec, a.shape(), a.strides())?;
+    plan.check_rank::<E, _>(spec, a.shape())?;
+    Ok(crate::copy::copy_to_in(a, &plan.shape, plan.order, mk))
 }
 
 mod sealed_data {

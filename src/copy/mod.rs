@@ -79,21 +79,8 @@ impl<A> Layout<A> {
 }
 
 /// A fresh array of `shape` holding the elements of `a` read in `order` (`C` or `F`),
-/// contiguous in that order.
-pub(crate) fn copy_to<A, S, D>(
-    a: &ArrayBase<S, D>,
-    shape: &[usize],
-    order: Order,
-) -> Array<A, IxDyn>
-where
-    A: Clone + Send + Sync,
-    S: Data<Elem = A>,
-    D: Dimension,
-{
-    copy_to_in(a, shape, order, IxDyn)
-}
-
-/// As [`copy_to`], with the result's dims built by `mk` (of rank `shape.len()`).
+/// contiguous in that order, with its dims built by `mk` (`IxDyn`, or
+/// [`typed_dim`](crate::layout::typed_dim) of rank `shape.len()`).
 #[inline]
 pub(crate) fn copy_to_in<A, S, D, E>(
     a: &ArrayBase<S, D>,
