@@ -63,7 +63,7 @@ impl Plan {
         };
         self.view = self.contiguous || {
             // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
-            self.strides = Small::filled(0isize, new.len());
+            self.strides.fill(0isize, new.len());
             solve(
                 shape,
                 strides,

@@ -57,6 +57,18 @@ impl<T: Copy + Default> Small<T> {
         s
     }
 
+    /// Make it `n` copies of `v` in place (no temporary moved in), keeping any heap capacity.
+    #[inline]
+    pub(crate) fn fill(&mut self, v: T, n: usize) {
+        if n <= INLINE {
+            self.buf = [v; INLINE];
+        } else {
+            self.heap.clear();
+            self.heap.resize(n, v);
+        }
+        self.len = n;
+    }
+
     /// Empty it, keeping any heap capacity.
     #[inline]
     pub(crate) fn clear(&mut self) {
@@ -171,5 +183,16 @@ mod tests {
         let f = Small::filled(7u8, 3);
         assert_eq!(&*f, &[7, 7, 7]);
         assert_eq!(format!("{f:?}"), "[7, 7, 7]");
+        // Refilled in place: spilled to inline to spilled, then pushed past both.
+        let mut r: Small<u32> = (0..20).collect();
+        r.fill(3, 4);
+        assert_eq!(&*r, &[3, 3, 3, 3]);
+        for i in 0..6 {
+            r.push(i);
+        }
+        assert_eq!(&*r, &[3, 3, 3, 3, 0, 1, 2, 3, 4, 5]);
+        r.fill(9, 10);
+        r.push(1);
+        assert_eq!(&*r, &[9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1]);
     }
 }

@@ -37,26 +37,40 @@ unsafe impl<A: Sync> Sync for Layout<A> {}
 unsafe impl<A: Sync> Send for Layout<A> {}
 
 impl<A> Layout<A> {
-    /// The layout of `a` read in `order`, simplified: length-1 axes dropped and neighbours that
-    /// are evenly spaced in the reading order merged, keeping the same reading order with
-    /// fewer, longer axes. An F-order read is a C-order read of the reversed axes, so the
-    /// result is always read in C order.
+    /// An empty layout at `ptr`, for [`read`](Self::read) to fill in place.
     #[inline(always)]
-    fn of<S: Data<Elem = A>, D: Dimension>(a: &ArrayBase<S, D>, order: Order) -> Self {
-        // Built in place and pushed into directly: merging into local vectors and moving them
-        // in afterwards read the just-written entries back with wider loads (store-forwarding
-        // stalls, the largest single cost of a small copy in a profile).
-        let mut l = Layout {
-            ptr: a.as_ptr(),
+    fn at(ptr: *const A) -> Self {
+        Layout {
+            ptr,
             shape: Small::new(),
             strides: Small::new(),
-        };
-        let axes = a.shape().iter().zip(a.strides());
-        if order == Order::F {
-            axes.rev().for_each(|(&d, &s)| l.add(d, s));
-        } else {
-            axes.for_each(|(&d, &s)| l.add(d, s));
         }
+    }
+
+    /// Fill this (empty) layout with `a` read in `order`, simplified: length-1 axes dropped
+    /// and neighbours that are evenly spaced in the reading order merged, keeping the same
+    /// reading order with fewer, longer axes. An F-order read is a C-order read of the
+    /// reversed axes, so the result is always read in C order.
+    ///
+    /// Filled in place on purpose: a layout built in a function and returned was moved with a
+    /// `memcpy` of its 200 bytes, right after its entries were written (callgrind, small copy).
+    #[inline(always)]
+    fn read<S: Data<Elem = A>, D: Dimension>(&mut self, a: &ArrayBase<S, D>, order: Order) {
+        let (shape, strides) = (a.shape(), a.strides());
+        if order == Order::F {
+            (0..shape.len())
+                .rev()
+                .for_each(|k| self.add(shape[k], strides[k]));
+        } else {
+            (0..shape.len()).for_each(|k| self.add(shape[k], strides[k]));
+        }
+    }
+
+    /// [`at`](Self::at) and [`read`](Self::read) (for tests; the copies fill in place).
+    #[cfg(test)]
+    fn of<S: Data<Elem = A>, D: Dimension>(a: &ArrayBase<S, D>, order: Order) -> Self {
+        let mut l = Layout::at(a.as_ptr());
+        l.read(a, order);
         l
     }
 
@@ -95,7 +109,9 @@ where
     E: Dimension,
 {
     let f = order == Order::F;
-    let data = gather_c(&Layout::of(a, order), a.len());
+    let mut layout = Layout::at(a.as_ptr());
+    layout.read(a, order);
+    let data = gather_c(&layout, a.len());
     debug_assert_eq!(
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
@@ -158,7 +174,8 @@ where
     if n == 0 {
         return;
     }
-    let layout = Layout::of(a, order);
+    let mut layout = Layout::at(a.as_ptr());
+    layout.read(a, order);
     let plan = Plan::new(&layout, n);
     // SAFETY: `layout` describes the live array `a`, borrowed (shared) for this call while `out`
     // is borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, the units
@@ -212,9 +229,9 @@ impl<A> Dst<A> {
 }
 
 /// How a copy is cut into units of work.
-// One `Plan` lives on the stack for one copy; boxing the large `Tiles` variant would cost a
-// heap allocation per copy, which the inline buffers exist to avoid.
-#[allow(clippy::large_enum_variant)]
+// The tile plan is boxed: only copies of 16 KiB and more are tiled, where one small allocation
+// is noise, and an unboxed `Plan` (some 250 bytes) was moved with a `memcpy` on every copy,
+// the small row copies included.
 enum Plan {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
@@ -222,7 +239,7 @@ enum Plan {
     /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the last, the
     /// output's fastest): units are blocks of `tile` indices along `p` (for each index of the
     /// other axes), each sweeping all of `q` in tiles.
-    Tiles(kernels::Tiles),
+    Tiles(Box<kernels::Tiles>),
 }
 
 impl Plan {
@@ -243,7 +260,7 @@ impl Plan {
                 && sq > 1
                 && (bytes >= TILE_ALWAYS_BYTES || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
             {
-                return Plan::Tiles(kernels::Tiles::new(&layout.shape, p, elem, bytes));
+                return Plan::Tiles(Box::new(kernels::Tiles::new(&layout.shape, p, elem, bytes)));
             }
         }
         Plan::Rows {
