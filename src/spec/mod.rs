@@ -107,9 +107,11 @@ pub trait ShapeSpec: Sealed {
 
 impl<T: ShapeSpec + ?Sized> Sealed for &T {}
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
+    #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         (**self).infer_into(input, dims)
     }
+    #[inline]
     fn order(&self) -> Order {
         (**self).order()
     }
