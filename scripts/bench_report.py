@@ -117,22 +117,19 @@ def small_table(data):
         "| `Ix2` input, `reshape_with_dim::<Ix1>` | ratio |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    def pair(ours, base, p):
+        """(our time, the baseline's time) at parameter `p`, when both were measured."""
+        if ours in fns and base in fns and p in fns[ours] and p in fns[base]:
+            return fns[ours][p][0], fns[base][p][0]
+        return None
+
     for p in sorted(fns[OURS], key=lambda p: int(p)):
         row = f"| {p} |"
         for ours, base in [(OURS, BASELINE), (OURS + "_ix2", BASELINE + "_ix2")]:
-            if ours in fns and base in fns and p in fns[ours] and p in fns[base]:
-                o, _ = fns[ours][p]
-                b, _ = fns[base][p]
-                row += f" {fmt_time(o)} | {fmt_time(b)} | **{b / o:.2f}x** |"
-            else:
-                row += " | | |"
-        typed, base = OURS + "_ix2_typed", BASELINE + "_ix2"
-        if typed in fns and base in fns and p in fns[typed] and p in fns[base]:
-            o, _ = fns[typed][p]
-            b, _ = fns[base][p]
-            row += f" {fmt_time(o)} | **{b / o:.2f}x** |"
-        else:
-            row += " | |"
+            t = pair(ours, base, p)
+            row += f" {fmt_time(t[0])} | {fmt_time(t[1])} | **{t[1] / t[0]:.2f}x** |" if t else " | | |"
+        t = pair(OURS + "_ix2_typed", BASELINE + "_ix2", p)
+        row += f" {fmt_time(t[0])} | **{t[1] / t[0]:.2f}x** |" if t else " | |"
         lines.append(row)
     return "\n".join(lines)
 
