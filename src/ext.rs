@@ -130,28 +130,13 @@ impl Plan {
     /// As [`view`](Self::view), and the elements must be writable and unaliased for `'a`.
     #[inline]
     pub(crate) unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
-        // SAFETY: the caller's contract.
-        unsafe { self.view_mut_in(ptr, IxDyn) }
-    }
-
-    /// As [`view_mut`](Self::view_mut), with the dims built by `mk` (of the plan's rank).
-    ///
-    /// # Safety
-    ///
-    /// As [`view_mut`](Self::view_mut).
-    #[inline(always)]
-    pub(crate) unsafe fn view_mut_in<'a, A, E: Dimension>(
-        &self,
-        ptr: *mut A,
-        mk: impl Fn(&[usize]) -> E,
-    ) -> ArrayViewMut<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
-            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, mk);
+            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, IxDyn);
             // SAFETY: as in `view_in`; uniqueness is the caller's contract.
             unsafe { ArrayViewMut::from_shape_ptr(dim.strides(strides), ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
-            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides, mk) }
+            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }
         }
     }
 
@@ -277,32 +262,31 @@ pub(crate) unsafe fn view_from_parts<'a, A, E: Dimension>(
     unsafe { raw.deref_into_view() }
 }
 
-/// A mutable view with signed strides at `ptr`, with the dims built by `mk`.
+/// A mutable view with signed strides at `ptr`.
 ///
 /// # Safety
 ///
 /// As [`view_from_parts`], and the elements must be writable and not otherwise accessed for
 /// `'a`, each addressed by one index only.
 #[inline]
-pub(crate) unsafe fn view_mut_from_parts<'a, A, E: Dimension>(
+pub(crate) unsafe fn view_mut_from_parts<'a, A>(
     ptr: *mut A,
     shape: &[usize],
     strides: &[isize],
-    mk: impl Fn(&[usize]) -> E,
-) -> ArrayViewMut<'a, A, E> {
+) -> ArrayViewMut<'a, A, IxDyn> {
     if shape.contains(&0) {
         // SAFETY: as in `view_from_parts`: default (zero) strides on an empty shape.
-        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape), ptr) };
     }
-    let (low, abs, negative) = unsigned_layout(shape, strides, &mk);
+    let (low, abs, negative) = unsigned_layout(shape, strides, IxDyn);
     if !negative {
         // SAFETY: non-negative strides addressing live, unaliased, writable elements for `'a`.
-        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape).strides(abs), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
     }
     // SAFETY: as in `view_from_parts`; uniqueness of the elements is the caller's contract.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayViewMut::from_shape_ptr(mk(shape).strides(abs), base);
+        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), base);
         for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
