@@ -113,6 +113,12 @@ impl Plan {
         mk: impl Fn(&[usize]) -> E,
     ) -> ArrayView<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
+            if E::NDIM.is_some() {
+                // A fixed rank: ndarray's own default strides are computed in registers.
+                let shape = mk(&self.shape).set_f(self.order == Order::F);
+                // SAFETY: as below, with the same (default) strides.
+                return unsafe { ArrayView::from_shape_ptr(shape, ptr) };
+            }
             let (dim, strides) = contiguous_dims_in(&self.shape, self.order, mk);
             // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
             // these strides (ndarray's defaults) address exactly its elements.
@@ -209,17 +215,36 @@ fn unsigned_layout<E: Dimension>(
 ) -> (isize, E, bool) {
     let mut low = 0isize;
     let mut negative = false;
-    // Filled here, then copied into the dim once (indexing an `IxDyn` branches on its
-    // representation at every access).
-    let mut abs = Small::filled(0usize, strides.len());
-    for (i, (&s, &d)) in strides.iter().zip(shape).enumerate() {
-        abs[i] = s.unsigned_abs();
-        if s < 0 && d > 1 {
-            low += s * (d as isize - 1);
-            negative = true;
+    let abs = dim_filled(strides.len(), mk, |abs| {
+        for ((a, &s), &d) in abs.iter_mut().zip(strides).zip(shape) {
+            *a = s.unsigned_abs();
+            if s < 0 && d > 1 {
+                low += s * (d as isize - 1);
+                negative = true;
+            }
         }
+    });
+    (low, abs, negative)
+}
+
+/// A dim of rank `n` whose entries `fill` writes: straight into a fixed-rank `E` (in
+/// registers), or into a stack buffer then built by `mk` for `IxDyn` (indexing an `IxDyn`
+/// branches on its representation at every access).
+#[inline(always)]
+pub(crate) fn dim_filled<E: Dimension>(
+    n: usize,
+    mk: impl Fn(&[usize]) -> E,
+    fill: impl FnOnce(&mut [usize]),
+) -> E {
+    if E::NDIM.is_some() {
+        let mut d = E::zeros(n);
+        fill(d.slice_mut());
+        d
+    } else {
+        let mut buf = Small::filled(0usize, n);
+        fill(&mut buf);
+        mk(&buf)
     }
-    (low, mk(&abs), negative)
 }
 
 /// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`), with

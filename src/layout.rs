@@ -3,6 +3,8 @@
 //!
 //! Strides are in elements and signed, as `ndarray`'s `strides()` gives them.
 
+use crate::small::INLINE;
+
 /// The order in which a reshape reads the input's elements and writes the output's.
 ///
 /// ```
@@ -248,25 +250,55 @@ pub(crate) fn solve(
         out.iter_mut().for_each(|s| *s = 0);
         return true;
     }
-    let f = order == Order::F;
-    // The input's length-1 axes are skipped: `next(i)` is the first axis at or after `i` that
-    // is longer than 1. Every product of dims below stays within the (bounded) size; strides
-    // are multiplied checked, and a stride that does not fit in isize means no view.
-    let ond = shape.len();
-    let next = |mut i: usize| {
-        while i < ond && shape[i] == 1 {
-            i += 1;
-        }
-        i
+    // The input's axes longer than 1, packed (length-1 axes address nothing and join any
+    // neighbour): on the stack up to `INLINE` axes, which also spares the group loop below
+    // from skipping them.
+    let mut dims = [0usize; INLINE];
+    let mut steps = [0isize; INLINE];
+    let (mut heap_dims, mut heap_steps);
+    let (dims, steps): (&mut [usize], &mut [isize]) = if shape.len() <= INLINE {
+        (&mut dims[..shape.len()], &mut steps[..shape.len()])
+    } else {
+        heap_dims = vec![0usize; shape.len()];
+        heap_steps = vec![0isize; shape.len()];
+        (&mut heap_dims, &mut heap_steps)
     };
-    let new = new_shape;
+    let mut ond = 0;
+    for (&d, &s) in shape.iter().zip(strides) {
+        if d != 1 {
+            dims[ond] = d;
+            steps[ond] = s;
+            ond += 1;
+        }
+    }
+    solve_packed(
+        &dims[..ond],
+        &steps[..ond],
+        new_shape,
+        order == Order::F,
+        out,
+    )
+}
+
+/// [`solve`] on an input without length-1 axes (`shape`, `strides`), in F order if `f`.
+#[inline]
+fn solve_packed(
+    shape: &[usize],
+    strides: &[isize],
+    new: &[usize],
+    f: bool,
+    out: &mut [isize],
+) -> bool {
+    // Every product of dims below stays within the (bounded, equal) sizes; strides are
+    // multiplied checked, and a stride that does not fit in isize means no view.
+    let ond = shape.len();
     let newnd = new.len();
     let mut ni = 0usize;
-    let mut oi = next(0);
+    let mut oi = 0usize;
     while ni < newnd && oi < ond {
-        // Grow the groups new[ni..nj] and old[oi..oj] (skipping 1s) until their products agree.
+        // Grow the groups new[ni..nj] and old[oi..oj] until their products agree.
         let mut nj = ni + 1;
-        let mut oj = next(oi + 1);
+        let mut oj = oi + 1;
         let mut np = new[ni];
         let mut op = shape[oi];
         while np != op {
@@ -281,23 +313,19 @@ pub(crate) fn solve(
                     return false;
                 }
                 op *= shape[oj];
-                oj = next(oj + 1);
+                oj += 1;
             }
         }
         // The input axes of the group must be evenly spaced in the reading order.
-        let mut prev = oi;
-        let mut k = next(oi + 1);
-        while k < oj {
+        for k in oi + 1..oj {
             let joined = if f {
-                Some(strides[k]) == (shape[prev] as isize).checked_mul(strides[prev])
+                Some(strides[k]) == (shape[k - 1] as isize).checked_mul(strides[k - 1])
             } else {
-                Some(strides[prev]) == (shape[k] as isize).checked_mul(strides[k])
+                Some(strides[k - 1]) == (shape[k] as isize).checked_mul(strides[k])
             };
             if !joined {
                 return false;
             }
-            prev = k;
-            k = next(k + 1);
         }
         // The strides of the new axes ni..nj, written straight into `out`.
         if f {
@@ -309,7 +337,7 @@ pub(crate) fn solve(
                 }
             }
         } else {
-            out[nj - 1] = strides[prev];
+            out[nj - 1] = strides[oj - 1];
             for nk in (ni + 1..nj).rev() {
                 match out[nk].checked_mul(new[nk] as isize) {
                     Some(w) => out[nk - 1] = w,
