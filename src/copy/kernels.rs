@@ -139,9 +139,12 @@ unsafe fn row_reversed<A: Clone>(src: *const A, dst: *mut A, n: usize) {
 /// `src + t * s` readable for `t < n`, `dst[..n]` writable.
 #[inline(always)]
 unsafe fn row_strided<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize) {
+    let mut p = src;
     for t in 0..n {
-        // SAFETY: `t < n` (caller's contract).
-        unsafe { dst.add(t).write((*src.offset(t as isize * s)).clone()) };
+        // SAFETY: `t < n`, and `p` is `src + t * s` (caller's contract); the step after the
+        // last element is a wrapping offset, never dereferenced.
+        unsafe { dst.add(t).write((*p).clone()) };
+        p = p.wrapping_offset(s);
     }
 }
 
