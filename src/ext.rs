@@ -7,7 +7,7 @@ use ndarray::{
 
 use crate::error::{ErrorContext, ReshapeError, Rule};
 use crate::layout::{
-    contiguous_dims_in, fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order,
+    contiguous_shape_in, fill_contiguous_strides, is_c_contiguous, is_f_contiguous, resolve_order,
     solve, typed_dim, Order,
 };
 use crate::small::Small;
@@ -113,16 +113,10 @@ impl Plan {
         mk: impl Fn(&[usize]) -> E,
     ) -> ArrayView<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
-            if E::NDIM.is_some() {
-                // A fixed rank: ndarray's own default strides are computed in registers.
-                let shape = mk(&self.shape).set_f(self.order == Order::F);
-                // SAFETY: as below, with the same (default) strides.
-                return unsafe { ArrayView::from_shape_ptr(shape, ptr) };
-            }
-            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, mk);
+            let shape = contiguous_shape_in(&self.shape, self.order, mk);
             // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
             // these strides (ndarray's defaults) address exactly its elements.
-            unsafe { ArrayView::from_shape_ptr(dim.strides(strides), ptr) }
+            unsafe { ArrayView::from_shape_ptr(shape, ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
             unsafe { view_from_parts(ptr, &self.shape, &self.strides, mk) }
@@ -137,9 +131,9 @@ impl Plan {
     #[inline]
     pub(crate) unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
         if self.contiguous && !self.shape.contains(&0) {
-            let (dim, strides) = contiguous_dims_in(&self.shape, self.order, IxDyn);
+            let shape = contiguous_shape_in(&self.shape, self.order, IxDyn);
             // SAFETY: as in `view_in`; uniqueness is the caller's contract.
-            unsafe { ArrayViewMut::from_shape_ptr(dim.strides(strides), ptr) }
+            unsafe { ArrayViewMut::from_shape_ptr(shape, ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
             unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }

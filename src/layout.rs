@@ -128,19 +128,24 @@ pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [
     fill_strides(shape, order, out, |v| v as isize);
 }
 
-/// `shape` and ndarray's default strides for it in `order`, as ndarray dims built by `mk`
+/// `shape` with ndarray's default strides for it in `order`, as ndarray dims built by `mk`
 /// (`IxDyn`, or [`typed_dim`] for a rank-typed result): the layout of a contiguous view or
-/// copy. (Built from slices: ndarray's own `default_strides`, or overwriting a clone of the
-/// shape, measured slower on the `IxDyn` view path.)
+/// copy. A fixed rank takes ndarray's own default strides, computed in registers; an `IxDyn`
+/// gets them from a slice (ndarray's `default_strides`, or overwriting a clone of the shape,
+/// measured slower on the `IxDyn` view path).
 #[inline(always)]
-pub(crate) fn contiguous_dims_in<E: ndarray::Dimension>(
+pub(crate) fn contiguous_shape_in<E: ndarray::Dimension>(
     shape: &[usize],
     order: Order,
     mk: impl Fn(&[usize]) -> E,
-) -> (E, E) {
+) -> ndarray::StrideShape<E> {
+    use ndarray::ShapeBuilder;
+    if E::NDIM.is_some() {
+        return mk(shape).set_f(order == Order::F).into();
+    }
     let mut strides = crate::small::Small::filled(0usize, shape.len());
     fill_strides(shape, order, &mut strides, |v| v);
-    (mk(shape), mk(&strides))
+    mk(shape).strides(mk(&strides))
 }
 
 /// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()` (a fixed

@@ -120,11 +120,11 @@ where
         // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
         return unsafe { Array::from_shape_vec_unchecked(mk(shape).set_f(f), data) };
     }
-    let (dim, strides) = crate::layout::contiguous_dims_in(shape, order, mk);
+    let shape = crate::layout::contiguous_shape_in(shape, order, mk);
     // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
     // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
     // vector in bounds, each element once.
-    unsafe { Array::from_shape_vec_unchecked(dim.strides(strides), data) }
+    unsafe { Array::from_shape_vec_unchecked(shape, data) }
 }
 
 /// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
