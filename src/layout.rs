@@ -131,8 +131,8 @@ pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [
 /// `shape` with ndarray's default strides for it in `order`, as ndarray dims built by `mk`
 /// (`IxDyn`, or [`typed_dim`] for a rank-typed result): the layout of a contiguous view or
 /// copy. A fixed rank takes ndarray's own default strides, computed in registers; an `IxDyn`
-/// gets them from a slice (ndarray's `default_strides`, or overwriting a clone of the shape,
-/// measured slower on the `IxDyn` view path).
+/// has them written in place into a zeroed dim ([`dim_filled`](crate::ext::dim_filled); ndarray's
+/// `default_strides` measured slower on the `IxDyn` view path, 54 against 43 ns).
 #[inline(always)]
 pub(crate) fn contiguous_shape_in<E: ndarray::Dimension>(
     shape: &[usize],
@@ -143,9 +143,8 @@ pub(crate) fn contiguous_shape_in<E: ndarray::Dimension>(
     if E::NDIM.is_some() {
         return mk(shape).set_f(order == Order::F).into();
     }
-    let mut strides = crate::small::Small::filled(0usize, shape.len());
-    fill_strides(shape, order, &mut strides, |v| v);
-    mk(shape).strides(mk(&strides))
+    let strides = crate::ext::dim_filled(shape.len(), |s| fill_strides(shape, order, s, |v| v));
+    mk(shape).strides(strides)
 }
 
 /// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()` (a fixed

@@ -141,7 +141,7 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
     let to_low = crate::layout::low_offset(a.shape(), a.strides());
     let (mut vec, offset) = a.into_raw_vec_and_offset();
     if empty {
-        let zeros = IxDyn(&vec![0; shape.len()]);
+        let zeros = IxDyn::zeros(shape.len());
         // SAFETY: an empty array with zero strides never offsets its pointer: conditions 3-5 of
         // `from_shape_vec_unchecked` hold for any vector.
         return unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(zeros), vec) };
@@ -153,12 +153,16 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
         vec.drain(..low as usize);
     }
     // ndarray stores strides as `usize`, negative ones in two's complement.
-    let ustrides: Vec<usize> = strides.iter().map(|&s| s as usize).collect();
+    let ustrides: IxDyn = crate::ext::dim_filled(strides.len(), |u| {
+        u.iter_mut()
+            .zip(strides)
+            .for_each(|(u, &s)| *u = s as usize)
+    });
     // SAFETY: the new layout addresses exactly the elements of `a` (a solver view of it), whose
     // lowest is now at index 0; `from_shape_vec_unchecked` puts the logical first element at
     // the offset of the negative strides, which is where it was relative to the lowest. The
     // elements are distinct and in bounds, as they were in `a`.
-    unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(IxDyn(&ustrides)), vec) }
+    unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(ustrides), vec) }
 }
 
 /// Copy the elements of `a`, read in `order`, into `out` (as long as `a`): the buffer of
