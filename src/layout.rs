@@ -254,6 +254,9 @@ pub(crate) fn solve(
         out.iter_mut().for_each(|s| *s = 0);
         return true;
     }
+    if let [flat] = out {
+        return solve_flat(shape, strides, order == Order::F, flat);
+    }
     // The input's axes longer than 1, packed (length-1 axes address nothing and join any
     // neighbour): on the stack up to `INLINE` axes, which also spares the group loop below
     // from skipping them.
@@ -282,6 +285,29 @@ pub(crate) fn solve(
         order == Order::F,
         out,
     )
+}
+
+/// [`solve`] into a 1-D shape (a flatten, the most common reshape), what [`solve_packed`] finds
+/// for one group without its bookkeeping: a view when the input's axes longer than 1 are evenly
+/// spaced in the reading order, its stride that of the one read fastest (1 when there is none).
+#[inline]
+fn solve_flat(shape: &[usize], strides: &[isize], f: bool, out: &mut isize) -> bool {
+    let n = shape.len();
+    let mut inner: Option<isize> = None;
+    for i in 0..n {
+        let k = if f { n - 1 - i } else { i };
+        let (d, s) = (shape[k], strides[k]);
+        if d == 1 {
+            continue;
+        }
+        // The axis read before this one must step over it exactly.
+        if inner.is_some() && inner != (d as isize).checked_mul(s) {
+            return false;
+        }
+        inner = Some(s);
+    }
+    *out = inner.unwrap_or(1);
+    true
 }
 
 /// [`solve`] on an input without length-1 axes (`shape`, `strides`), in F order if `f`.
@@ -352,7 +378,11 @@ fn solve_packed(
         ni = nj;
         oi = oj;
     }
-    // Trailing length-1 axes of the new shape.
+    // Trailing length-1 axes of the new shape (their stride computed only when there are any:
+    // an F-order product that overflows otherwise rejected a view needing none).
+    if ni == newnd {
+        return true;
+    }
     let mut last = if ni >= 1 { out[ni - 1] } else { 1 };
     if f && ni >= 1 {
         match last.checked_mul(new[ni - 1] as isize) {
@@ -403,6 +433,59 @@ mod tests {
                 "{shape:?} {strides:?} -> {new:?} {order:?}"
             );
         }
+    }
+
+    /// The flatten shortcut finds what the general solver finds, on every layout of up to 4
+    /// axes of lengths 1 to 3 with strides from a set that includes zero, negative,
+    /// chained and overflowing ones.
+    #[test]
+    fn flat_solver_matches_the_general_one() {
+        let steps = [
+            0isize,
+            1,
+            -1,
+            2,
+            3,
+            -3,
+            6,
+            9,
+            -9,
+            18,
+            isize::MAX,
+            isize::MIN,
+        ];
+        let mut checked = 0;
+        for nd in 0..=4usize {
+            for code in 0..3usize.pow(nd as u32) * steps.len().pow(nd as u32) {
+                let (mut c, mut shape, mut strides) = (code, vec![], vec![]);
+                for _ in 0..nd {
+                    shape.push(1 + c % 3);
+                    c /= 3;
+                    strides.push(steps[c % steps.len()]);
+                    c /= steps.len();
+                }
+                let size: usize = shape.iter().product();
+                for f in [false, true] {
+                    let (dims, st): (Vec<usize>, Vec<isize>) = shape
+                        .iter()
+                        .zip(&strides)
+                        .filter(|(&d, _)| d != 1)
+                        .map(|(&d, &s)| (d, s))
+                        .unzip();
+                    let mut general = [0isize];
+                    let g = solve_packed(&dims, &st, &[size], f, &mut general);
+                    let mut flat = 0isize;
+                    let q = solve_flat(&shape, &strides, f, &mut flat);
+                    assert_eq!(
+                        (q, q.then_some(flat)),
+                        (g, g.then_some(general[0])),
+                        "{shape:?} {strides:?} f={f}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
     }
 
     #[test]

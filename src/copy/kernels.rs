@@ -30,7 +30,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         unsafe { dst.write((*layout.ptr).clone()) };
         return;
     }
-    // Whole rows of a 2-D layout (most small copies, after simplification): no multi-index
+    // Whole rows of a 2-D layout (most row copies, after simplification): no multi-index
     // bookkeeping per row. The whole layout at once (a serial copy) is told apart without a
     // division, which costs more than the rest of a 64-byte copy's row setup.
     let whole = nd == 2 && start == 0 && len == shape[0] * shape[1];
@@ -110,6 +110,91 @@ pub(super) unsafe fn copy_range<A: Clone>(
                 break;
             }
             off -= strides[k] * shape[k] as isize;
+            idx[k] = 0;
+        }
+    }
+}
+
+/// The most axes [`walk`] takes (after dropping length-1 axes and merging).
+pub(super) const WALK_MAX_AXES: usize = 8;
+
+/// Clone every element of the array at `ptr` (`shape`, `strides`), read in C order (`f`
+/// false) or F order, into `dst[..n]`, where `n` is the array's element count: the whole copy
+/// in one pass over the array's own axes, for small outputs, with no plan, no chunking and no
+/// allocation. Length-1 axes are dropped and axes that are evenly spaced in the reading order
+/// merged, as [`Layout::read`] does, into a fixed stack array; rows run along the axis read
+/// fastest. Returns `false`, having written nothing, when more than [`WALK_MAX_AXES`] axes
+/// remain.
+///
+/// # Safety
+///
+/// `ptr`, `shape` and `strides` must describe a live, readable, non-empty array, and `dst`
+/// must point to as many writable slots as it has elements, which no other thread touches.
+#[inline(always)]
+pub(super) unsafe fn walk<A: Clone>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+    f: bool,
+    dst: *mut A,
+) -> bool {
+    let nd = shape.len();
+    let mut dims = [0usize; WALK_MAX_AXES];
+    let mut steps = [0isize; WALK_MAX_AXES];
+    let mut m = 0usize;
+    for k in 0..nd {
+        let a = if f { nd - 1 - k } else { k };
+        let (d, s) = (shape[a], strides[a]);
+        if d == 1 {
+            continue;
+        }
+        if m > 0 && steps[m - 1] == s.wrapping_mul(d as isize) {
+            dims[m - 1] *= d;
+            steps[m - 1] = s;
+            continue;
+        }
+        if m == WALK_MAX_AXES {
+            return false;
+        }
+        dims[m] = d;
+        steps[m] = s;
+        m += 1;
+    }
+    if m == 0 {
+        // SAFETY: a single element (every axis has length 1), at `ptr`; one slot at `dst`.
+        unsafe { dst.write((*ptr).clone()) };
+        return true;
+    }
+    let (inner, step) = (dims[m - 1], steps[m - 1]);
+    let mut idx = [0usize; WALK_MAX_AXES];
+    let mut row = ptr;
+    let mut out = dst;
+    loop {
+        // SAFETY: `row` is the element at multi-index `idx` (outer axes), so the `inner`
+        // elements along the last axis from it are elements of the array; the rows are
+        // written in order, `inner` slots each, and there are exactly as many as the array
+        // has elements.
+        unsafe {
+            match step {
+                1 => row_unit(row, out, inner),
+                -1 => row_reversed(row, out, inner),
+                s => row_strided(row, s, out, inner),
+            }
+            out = out.add(inner);
+        }
+        // The next row: carry through the outer axes, innermost first.
+        let mut k = m - 1;
+        loop {
+            if k == 0 {
+                return true;
+            }
+            k -= 1;
+            idx[k] += 1;
+            row = row.wrapping_offset(steps[k]);
+            if idx[k] < dims[k] {
+                break;
+            }
+            row = row.wrapping_offset(steps[k].wrapping_mul(-(dims[k] as isize)));
             idx[k] = 0;
         }
     }

@@ -109,9 +109,7 @@ where
     E: Dimension,
 {
     let f = order == Order::F;
-    let mut layout = Layout::at(a.as_ptr());
-    layout.read(a, order);
-    let data = gather_c(&layout, a.len());
+    let data = gather(a, order);
     debug_assert_eq!(
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
@@ -187,6 +185,45 @@ where
     // (they have no drop glue).
     unsafe { run(&layout, &plan, Dst(out.as_mut_ptr()), n) };
 }
+
+/// The elements of `a`, read in `order`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
+/// one [`walk`](kernels::walk) of the array, larger ones through [`gather_c`]'s plan.
+#[inline(always)]
+fn gather<A, S, D>(a: &ArrayBase<S, D>, order: Order) -> Vec<A>
+where
+    A: Clone + Send + Sync,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
+    let n = a.len();
+    if n != 0 && n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES {
+        let mut out: Vec<A> = Vec::with_capacity(n);
+        // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` has room for
+        // its `n` elements, which `walk` writes once each when it returns `true`.
+        if unsafe {
+            kernels::walk(
+                a.as_ptr(),
+                a.shape(),
+                a.strides(),
+                order == Order::F,
+                out.as_mut_ptr(),
+            )
+        } {
+            // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
+            // gets here and leaves the `Vec` at length 0.
+            unsafe { out.set_len(n) };
+            return out;
+        }
+    }
+    let mut layout = Layout::at(a.as_ptr());
+    layout.read(a, order);
+    gather_c(&layout, n)
+}
+
+/// Below this many bytes of output a copy is one [`walk`](kernels::walk) of the array: no
+/// simplified layout, no plan, no chunks (the row copy such outputs get anyway, without its
+/// fixed cost). The same bound as [`TILE_MIN_BYTES`]: tiles are never planned below it.
+const SMALL_BYTES: usize = TILE_MIN_BYTES;
 
 /// The `n` elements `layout` addresses, in C reading order, in a fresh `Vec`.
 ///
@@ -338,15 +375,35 @@ mod tests {
     use super::*;
     use ndarray::{s, Array, ArrayView, Axis};
 
+    /// Both copy paths (the plan of `gather_c`, and `gather`, which walks small outputs) in
+    /// both reading orders give the elements in that order.
     fn check(view: ArrayView<'_, i64, IxDyn>) {
         let want: Vec<i64> = view.iter().copied().collect();
+        let want_f: Vec<i64> = view.t().iter().copied().collect();
+        let at = format!("shape {:?} strides {:?}", view.shape(), view.strides());
         assert_eq!(
             gather_c(&Layout::of(&view, Order::C), view.len()),
             want,
-            "shape {:?} strides {:?}",
-            view.shape(),
-            view.strides()
+            "{at}"
         );
+        assert_eq!(gather(&view, Order::C), want, "walk, C, {at}");
+        assert_eq!(gather(&view, Order::F), want_f, "walk, F, {at}");
+    }
+
+    /// More axes than `walk` takes (after merging): the plan path, with the same values.
+    #[test]
+    fn many_axes() {
+        let a = Array::from_iter(0..1024i64)
+            .into_shape_with_order(IxDyn(&[2; 10]))
+            .unwrap();
+        let mut v = a.view();
+        v.swap_axes(0, 9);
+        v.swap_axes(2, 5);
+        check(v.clone());
+        check(a.t());
+        check(a.slice_each_axis(|ax| {
+            ndarray::Slice::new(0, None, if ax.axis.index() % 3 == 0 { -1 } else { 1 })
+        }));
     }
 
     #[test]

@@ -570,10 +570,14 @@ impl<'a> Out<'a> {
         let known = if zero { 0 } else { nonzero };
         match self.infer {
             Some(slot) => {
-                if known == 0 || size % known != 0 {
+                // A lone `-1` (a flatten) divides by 1: skip the division's latency.
+                if known == 1 {
+                    self.dims[slot] = size;
+                } else if known == 0 || size % known != 0 {
                     return Err(infer_fail(slot, known, size));
+                } else {
+                    self.dims[slot] = size / known;
                 }
-                self.dims[slot] = size / known;
             }
             None if known != size => return Err(size_mismatch(self.dims, known, size)),
             None => {}
