@@ -47,12 +47,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
             unsafe {
                 let row = layout.ptr.offset((first + r) as isize * s0);
-                let out = dst.add(r * n1);
-                match s1 {
-                    1 => row_unit(row, out, n1),
-                    -1 => row_reversed(row, out, n1),
-                    s => row_strided(row, s, out, n1),
-                }
+                copy_row(row, s1, dst.add(r * n1), n1);
             }
         }
         return;
@@ -86,13 +81,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         // `take` elements along the last axis from there are elements of the view; the slots
         // `written .. written + take` are ours.
         unsafe {
-            let row = layout.ptr.offset(off);
-            let out = dst.add(written);
-            match inner_s {
-                1 => row_unit(row, out, take),
-                -1 => row_reversed(row, out, take),
-                s => row_strided(row, s, out, take),
-            }
+            copy_row(layout.ptr.offset(off), inner_s, dst.add(written), take);
         }
         written += take;
         if written == len {
@@ -148,7 +137,7 @@ pub(super) unsafe fn walk<A: Clone>(
         if d == 1 {
             continue;
         }
-        if m > 0 && steps[m - 1] == s.wrapping_mul(d as isize) {
+        if m > 0 && super::steps_over(steps[m - 1], d, s) {
             dims[m - 1] *= d;
             steps[m - 1] = s;
             continue;
@@ -175,11 +164,7 @@ pub(super) unsafe fn walk<A: Clone>(
         // written in order, `inner` slots each, and there are exactly as many as the array
         // has elements.
         unsafe {
-            match step {
-                1 => row_unit(row, out, inner),
-                -1 => row_reversed(row, out, inner),
-                s => row_strided(row, s, out, inner),
-            }
+            copy_row(row, step, out, inner);
             out = out.add(inner);
         }
         // The next row: carry through the outer axes, innermost first.
@@ -196,6 +181,23 @@ pub(super) unsafe fn walk<A: Clone>(
             }
             row = row.wrapping_offset(steps[k].wrapping_mul(-(dims[k] as isize)));
             idx[k] = 0;
+        }
+    }
+}
+
+/// Clone the `n` elements at `src`, `src + s`, ... into `dst[..n]`: a unit, reversed or
+/// strided row.
+///
+/// # Safety
+/// `src + t * s` readable for `t < n`, `dst[..n]` writable and disjoint from them.
+#[inline(always)]
+unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize) {
+    // SAFETY: the caller's contract, for each kind of row.
+    unsafe {
+        match s {
+            1 => row_unit(src, dst, n),
+            -1 => row_reversed(src, dst, n),
+            s => row_strided(src, s, dst, n),
         }
     }
 }

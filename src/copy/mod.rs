@@ -82,7 +82,7 @@ impl<A> Layout<A> {
             return;
         }
         let n = self.shape.len();
-        if n > 0 && self.strides[n - 1] == s * d as isize {
+        if n > 0 && steps_over(self.strides[n - 1], d, s) {
             self.shape[n - 1] *= d;
             self.strides[n - 1] = s;
             return;
@@ -90,6 +90,14 @@ impl<A> Layout<A> {
         self.shape.push(d);
         self.strides.push(s);
     }
+}
+
+/// Whether an axis of stride `outer` steps exactly over the next axis read (length `d`, stride
+/// `s`), so the two read as one axis of stride `s`. Wrapping: a product that overflows matches
+/// no real stride.
+#[inline(always)]
+fn steps_over(outer: isize, d: usize, s: isize) -> bool {
+    outer == s.wrapping_mul(d as isize)
 }
 
 /// A fresh array of `shape` holding the elements of `a` read in `order` (`C` or `F`),
