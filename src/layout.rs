@@ -152,9 +152,7 @@ pub(crate) fn contiguous_shape_in<E: ndarray::Dimension>(
 #[inline(always)]
 pub(crate) fn typed_dim<E: ndarray::Dimension>(v: &[usize]) -> E {
     debug_assert!(E::NDIM.unwrap_or(v.len()) == v.len());
-    let mut d = E::zeros(v.len());
-    d.slice_mut().copy_from_slice(v);
-    d
+    crate::ext::dim_filled(v.len(), |d| d.copy_from_slice(v))
 }
 
 #[inline(always)]

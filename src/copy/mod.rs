@@ -184,14 +184,45 @@ where
     if n == 0 {
         return;
     }
+    // SAFETY: `a` is live, non-empty and borrowed (shared) for this call while `out` is
+    // borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, each written
+    // once; overwriting initialized `Copy` values without dropping them is sound (they have no
+    // drop glue).
+    if small_output::<A>(n) && unsafe { walk_array(a, order, out.as_mut_ptr()) } {
+        return;
+    }
     let mut layout = Layout::at(a.as_ptr());
     layout.read(a, order);
     let plan = Plan::new(&layout, n);
-    // SAFETY: `layout` describes the live array `a`, borrowed (shared) for this call while `out`
-    // is borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, the units
-    // write each once; overwriting initialized `Copy` values without dropping them is sound
-    // (they have no drop glue).
+    // SAFETY: as above; `layout` describes `a` and the plan's units write disjoint slots that
+    // together cover `out` once.
     unsafe { run(&layout, &plan, Dst(out.as_mut_ptr()), n) };
+}
+
+/// Whether an output of `n` elements of `A` is under [`SMALL_BYTES`]: copied in one
+/// [`walk_array`] when its axes fit the walk.
+#[inline(always)]
+fn small_output<A>(n: usize) -> bool {
+    n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES
+}
+
+/// [`kernels::walk`] over `a`, read in `order`, into `dst`; `false`, having written nothing,
+/// when too many axes remain for the walk.
+///
+/// # Safety
+///
+/// `a` must be non-empty and `dst` must point to `a.len()` writable slots that do not overlap
+/// it and that no other thread touches.
+#[inline(always)]
+unsafe fn walk_array<A, S, D>(a: &ArrayBase<S, D>, order: Order, dst: *mut A) -> bool
+where
+    A: Clone,
+    S: Data<Elem = A>,
+    D: Dimension,
+{
+    // SAFETY: `a` is a live, non-empty array and `dst` has room for its elements (the
+    // caller's contract).
+    unsafe { kernels::walk(a.as_ptr(), a.shape(), a.strides(), order == Order::F, dst) }
 }
 
 /// The elements of `a`, read in `order`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
@@ -204,19 +235,11 @@ where
     D: Dimension,
 {
     let n = a.len();
-    if n != 0 && n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES {
+    if n != 0 && small_output::<A>(n) {
         let mut out: Vec<A> = Vec::with_capacity(n);
-        // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` has room for
-        // its `n` elements, which `walk` writes once each when it returns `true`.
-        if unsafe {
-            kernels::walk(
-                a.as_ptr(),
-                a.shape(),
-                a.strides(),
-                order == Order::F,
-                out.as_mut_ptr(),
-            )
-        } {
+        // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` (fresh) has
+        // room for its `n` elements, which the walk writes once each when it returns `true`.
+        if unsafe { walk_array(a, order, out.as_mut_ptr()) } {
             // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
             // gets here and leaves the `Vec` at length 0.
             unsafe { out.set_len(n) };
