@@ -155,31 +155,59 @@ pub(super) unsafe fn walk<A: Clone>(
         return true;
     }
     let (inner, step) = (dims[m - 1], steps[m - 1]);
+    let outer = (&dims[..m - 1], &steps[..m - 1]);
+    // `copy_row`'s choice of row kernel, made once for the whole walk instead of per row (the
+    // loop unswitched by hand: callgrind, 8 x 8 and 16 x 16 transposed `f32` flattened,
+    // 972 -> 938 and 1,964 -> 1,834 instructions per copy).
+    // SAFETY: the caller's contract. `walk_rows` calls each closure (local to this block) only
+    // with the start of a row of the array, whose `inner` elements lie `step` apart along the
+    // axis read fastest, and that row's own `inner` output slots.
+    unsafe {
+        match step {
+            1 => walk_rows(ptr, outer, dst, inner, |r, o| row_unit(r, o, inner)),
+            -1 => walk_rows(ptr, outer, dst, inner, |r, o| row_reversed(r, o, inner)),
+            s => walk_rows(ptr, outer, dst, inner, |r, o| row_strided(r, s, o, inner)),
+        }
+    }
+    true
+}
+
+/// The rows of [`walk`]: `row(src, dst)` for every multi-index of the outer axes (`dims`,
+/// `steps`, in C order), the rows written one after another, `inner` slots each.
+///
+/// # Safety
+///
+/// Every multi-index of the outer axes, offset from `ptr`, must start a row that `row` may
+/// read, and `dst` must have room for all the rows.
+#[inline(always)]
+unsafe fn walk_rows<A>(
+    ptr: *const A,
+    (dims, steps): (&[usize], &[isize]),
+    dst: *mut A,
+    inner: usize,
+    row: impl Fn(*const A, *mut A),
+) {
     let mut idx = [0usize; WALK_MAX_AXES];
-    let mut row = ptr;
+    let mut src = ptr;
     let mut out = dst;
     loop {
-        // SAFETY: `row` is the element at multi-index `idx` (outer axes), so the `inner`
-        // elements along the last axis from it are elements of the array; the rows are
-        // written in order, `inner` slots each, and there are exactly as many as the array
-        // has elements.
-        unsafe {
-            copy_row(row, step, out, inner);
-            out = out.add(inner);
-        }
+        row(src, out);
+        // SAFETY: the rows fill `dst` in order, `inner` slots each (caller's contract); the
+        // pointer one past the last row is never written.
+        out = unsafe { out.add(inner) };
         // The next row: carry through the outer axes, innermost first.
-        let mut k = m - 1;
+        let mut k = dims.len();
         loop {
             if k == 0 {
-                return true;
+                return;
             }
             k -= 1;
             idx[k] += 1;
-            row = row.wrapping_offset(steps[k]);
+            src = src.wrapping_offset(steps[k]);
             if idx[k] < dims[k] {
                 break;
             }
-            row = row.wrapping_offset(steps[k].wrapping_mul(-(dims[k] as isize)));
+            src = src.wrapping_offset(steps[k].wrapping_mul(-(dims[k] as isize)));
             idx[k] = 0;
         }
     }

@@ -226,7 +226,8 @@ where
 }
 
 /// The elements of `a`, read in `order`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
-/// one [`walk`](kernels::walk) of the array, larger ones through [`gather_c`]'s plan.
+/// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for
+/// the walk) through [`gather_c_into`]'s plan, in the same buffer.
 #[inline(always)]
 fn gather<A, S, D>(a: &ArrayBase<S, D>, order: Order) -> Vec<A>
 where
@@ -235,7 +236,7 @@ where
     D: Dimension,
 {
     let n = a.len();
-    if n != 0 && small_output::<A>(n) {
+    let out = if n != 0 && small_output::<A>(n) {
         let mut out: Vec<A> = Vec::with_capacity(n);
         // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` (fresh) has
         // room for its `n` elements, which the walk writes once each when it returns `true`.
@@ -245,10 +246,14 @@ where
             unsafe { out.set_len(n) };
             return out;
         }
-    }
+        // Too many axes for the walk: the same (still empty) buffer, through the plan.
+        out
+    } else {
+        Vec::with_capacity(n)
+    };
     let mut layout = Layout::at(a.as_ptr());
     layout.read(a, order);
-    gather_c(&layout, n)
+    gather_c_into(&layout, out, n)
 }
 
 /// Below this many bytes of output a copy is one [`walk`](kernels::walk) of the array: no
@@ -256,12 +261,20 @@ where
 /// fixed cost). The same bound as [`TILE_MIN_BYTES`]: tiles are never planned below it.
 const SMALL_BYTES: usize = TILE_MIN_BYTES;
 
-/// The `n` elements `layout` addresses, in C reading order, in a fresh `Vec`.
+/// The `n` elements `layout` addresses, in C reading order, in a fresh `Vec` (the plan path
+/// alone, for the tests).
+#[cfg(test)]
+pub(crate) fn gather_c<A: Clone + Send + Sync>(layout: &Layout<A>, n: usize) -> Vec<A> {
+    gather_c_into(layout, Vec::with_capacity(n), n)
+}
+
+/// The `n` elements `layout` addresses, in C reading order, written into `out` (empty, with
+/// room for `n`), which is returned.
 ///
 /// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
 /// caller's rayon pool is used.
-pub(crate) fn gather_c<A: Clone + Send + Sync>(layout: &Layout<A>, n: usize) -> Vec<A> {
-    let mut out: Vec<A> = Vec::with_capacity(n);
+fn gather_c_into<A: Clone + Send + Sync>(layout: &Layout<A>, mut out: Vec<A>, n: usize) -> Vec<A> {
+    debug_assert!(out.is_empty() && out.capacity() >= n);
     if n == 0 {
         return out;
     }
@@ -435,6 +448,24 @@ mod tests {
         check(a.slice_each_axis(|ax| {
             ndarray::Slice::new(0, None, if ax.axis.index() % 3 == 0 { -1 } else { 1 })
         }));
+        // Every other axis reversed: no two neighbours merge, so ten axes remain, more than
+        // the walk takes; this small copy falls back to the plan in the walk's buffer.
+        let alternate = a.slice_each_axis(|ax| {
+            ndarray::Slice::new(0, None, if ax.axis.index() % 2 == 0 { -1 } else { 1 })
+        });
+        let mut out = Vec::<i64>::with_capacity(alternate.len());
+        // SAFETY: a live, non-empty view, and room for its elements in `out`.
+        let walked = unsafe {
+            kernels::walk(
+                alternate.as_ptr(),
+                alternate.shape(),
+                alternate.strides(),
+                false,
+                out.as_mut_ptr(),
+            )
+        };
+        assert!(!walked, "the walk must refuse ten unmergeable axes");
+        check(alternate);
     }
 
     #[test]
