@@ -18,6 +18,8 @@ struct Inputs<'a> {
     strided: ArrayView3<'a, f32>,
     /// A 4 x 4 `f32` transpose, flattened: a 64-byte copy.
     tiny: ArrayView2<'a, f32>,
+    /// An 8 x 8 `f32` transpose, flattened: a 256-byte copy.
+    small: ArrayView2<'a, f32>,
 }
 
 /// One path: its name (`group/function`; `ndarray_*` functions are the baselines) and the call.
@@ -79,16 +81,31 @@ const PATHS: &[Path] = &[
         let v = black_box(&x.tiny);
         v.reshape_with_dim::<Ix1>(&spec).unwrap().len()
     }),
+    ("copy_8x8/ndarray_to_shape_ix1", |x| {
+        let v = black_box(&x.small);
+        v.to_shape(((64,), ndarray::Order::RowMajor)).unwrap().len()
+    }),
+    ("copy_8x8/reshape_with", |x| {
+        let spec = Np::new(black_box([-1]), Order::C);
+        black_box(&x.small).reshape_with(&spec).unwrap().len()
+    }),
+    ("copy_8x8/reshape_with_dim_ix1", |x| {
+        let spec = Np::new(black_box([-1]), Order::C);
+        let v = black_box(&x.small);
+        v.reshape_with_dim::<Ix1>(&spec).unwrap().len()
+    }),
 ];
 
 fn main() {
     let a4 = Array::<f32, _>::zeros((64, 64, 64, 64));
     let a3 = Array::<f32, _>::zeros((64, 64, 64));
     let a2 = Array2::<f32>::from_shape_fn((4, 4), |(i, j)| (i * 4 + j) as f32);
+    let a8 = Array2::<f32>::from_shape_fn((8, 8), |(i, j)| (i * 8 + j) as f32);
     let x = Inputs {
         contiguous: a4.view(),
         strided: a3.slice(s![..;-1, .., 1..;2]),
         tiny: a2.t(),
+        small: a8.t(),
     };
     let n: usize = std::env::var("N")
         .ok()
