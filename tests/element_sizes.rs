@@ -1,0 +1,224 @@
+//! The copy engine on every element size (1, 2, 4, 8 and 16 bytes, an odd 3-byte array, and
+//! a `Clone`-only `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
+//! empty, 0-d), through each copy path: the small-copy walk (under 16 KiB of output), strided
+//! rows, the tiled plan from 16 KiB on strides of a multiple of 512 bytes and from 1 MiB on any,
+//! and the larger tiles from 8 MiB; in C and F order, into a fresh array and (for `Copy`
+//! elements) into a given buffer. Every result is compared with ndarray's own iteration of the
+//! input in the reading order.
+
+use std::fmt::Debug;
+
+use ndarray::{s, Array, ArrayD, ArrayViewD, Axis, IxDyn};
+use ndarray_reshape::{Np, Order, ReshapeExt};
+
+/// An element type, with a value for each flat index (distinct as far as the type allows).
+trait Elem: Clone + PartialEq + Debug + Send + Sync {
+    fn of(i: usize) -> Self;
+}
+
+impl Elem for u8 {
+    fn of(i: usize) -> u8 {
+        (i % 251) as u8
+    }
+}
+impl Elem for u16 {
+    fn of(i: usize) -> u16 {
+        (i % 65521) as u16
+    }
+}
+impl Elem for f32 {
+    fn of(i: usize) -> f32 {
+        i as f32
+    }
+}
+impl Elem for f64 {
+    fn of(i: usize) -> f64 {
+        -(i as f64)
+    }
+}
+impl Elem for u128 {
+    fn of(i: usize) -> u128 {
+        (i as u128) << 64 | (!i as u128 & 0xffff)
+    }
+}
+impl Elem for [u8; 3] {
+    fn of(i: usize) -> [u8; 3] {
+        [i as u8, (i >> 8) as u8, (i >> 16) as u8]
+    }
+}
+impl Elem for String {
+    fn of(i: usize) -> String {
+        i.to_string()
+    }
+}
+
+/// A C-contiguous array of `shape` holding `T::of(0..n)`.
+fn parent<T: Elem>(shape: &[usize]) -> ArrayD<T> {
+    let n = shape.iter().product();
+    Array::from_iter((0..n).map(T::of))
+        .into_shape_with_order(IxDyn(shape))
+        .unwrap()
+}
+
+/// The elements of `v` read in `order`, by ndarray.
+fn read<T: Elem>(v: &ArrayViewD<'_, T>, order: Order) -> Vec<T> {
+    match order {
+        Order::F => v.t().iter().cloned().collect(),
+        _ => v.iter().cloned().collect(),
+    }
+}
+
+/// A flatten and a reshape to two dims of `v`, in both orders, fresh: the values in the
+/// reading order, and a contiguous result.
+fn check<T: Elem>(v: ArrayViewD<'_, T>, what: &str) {
+    let n = v.len();
+    let rows = (2..=n.min(9)).find(|d| n % d == 0).unwrap_or(1);
+    for order in [Order::C, Order::F] {
+        let want = read(&v, order);
+        let at = format!(
+            "{what}: {} x {} bytes, shape {:?}, strides {:?}, {order:?}",
+            n,
+            std::mem::size_of::<T>(),
+            v.shape(),
+            v.strides()
+        );
+        let flat = v.reshape_owned(Np::new([-1], order)).unwrap();
+        assert_eq!(
+            flat.as_slice_memory_order().unwrap(),
+            &want[..],
+            "flat, {at}"
+        );
+        if n == 0 {
+            continue;
+        }
+        let two = v.reshape_owned(Np::new([rows, n / rows], order)).unwrap();
+        let back = read(&two.view(), order);
+        assert_eq!(back, want, "({rows}, {}), {at}", n / rows);
+        let contiguous = match order {
+            Order::F => two.t().is_standard_layout(),
+            _ => two.is_standard_layout(),
+        };
+        assert!(contiguous, "contiguous in the reading order, {at}");
+    }
+}
+
+/// [`check`], and the same copies into a given buffer.
+fn check_copy<T: Elem + Copy>(v: ArrayViewD<'_, T>, what: &str) {
+    check(v.clone(), what);
+    for order in [Order::C, Order::F] {
+        let want = read(&v, order);
+        let mut out = vec![T::of(usize::MAX); v.len()];
+        v.reshape_copy_into(Np::new([-1], order), &mut out).unwrap();
+        assert_eq!(out, want, "{what}: into a buffer, {order:?}");
+    }
+}
+
+/// Small layouts (the walk): transposed, reversed and stepped, broadcast (stride 0), with
+/// length-1 axes, empty, 0-d, and more axes than the walk merges into.
+fn small<T: Elem>(each: impl Fn(ArrayViewD<'_, T>, &str)) {
+    let a = parent::<T>(&[9, 10]);
+    each(a.t(), "transpose");
+    each(
+        a.slice(s![..;-1, ..;2]).into_dyn(),
+        "reversed rows, stepped columns",
+    );
+    each(
+        a.slice(s![1..8;3, ..;-3]).into_dyn(),
+        "stepped rows, reversed columns",
+    );
+    let row = parent::<T>(&[1, 7]);
+    each(row.broadcast(IxDyn(&[4, 7])).unwrap().t(), "broadcast");
+    let b = parent::<T>(&[3, 1, 5]);
+    each(b.t(), "length-1 axis");
+    let mut p = b.view();
+    p.swap_axes(0, 2);
+    each(p, "permuted");
+    let e = parent::<T>(&[0, 5]);
+    each(e.t(), "empty");
+    let z = parent::<T>(&[4, 6]);
+    each(z.index_axis(Axis(0), 2).index_axis_move(Axis(0), 3), "0-d");
+    let many = parent::<T>(&[2; 10]);
+    each(
+        many.slice_each_axis(|ax| {
+            ndarray::Slice::new(0, None, if ax.axis.index() % 2 == 0 { -1 } else { 1 })
+        }),
+        "ten unmergeable axes",
+    );
+}
+
+/// Side lengths of a roughly square array of about `bytes` of `T`, both odd.
+fn sides<T>(bytes: usize) -> (usize, usize) {
+    let n = bytes / std::mem::size_of::<T>();
+    let r = ((n as f64).sqrt() as usize) | 1;
+    (r, (n / r) | 1)
+}
+
+/// Larger layouts: strided rows (64 KiB), tiles on a 512-byte stride (32 KiB), tiles from
+/// 1 MiB (odd sides: partial edge tiles), a stepped, reversed 3-D permutation (about 2 MiB),
+/// and, when `huge`, the larger tiles from 8 MiB.
+fn large<T: Elem>(each: impl Fn(ArrayViewD<'_, T>, &str), huge: bool) {
+    let size = std::mem::size_of::<T>();
+    let (r, c) = sides::<T>(64 << 10);
+    let a = parent::<T>(&[r, c]);
+    each(a.slice(s![.., ..;-2]).into_dyn(), "strided rows, 32 KiB");
+    each(a.t(), "transpose, 64 KiB");
+    let cols = 512usize.div_ceil(size).max(1);
+    let b = parent::<T>(&[(32 << 10) / (cols * size), cols]);
+    each(b.t(), "transpose on a 512-byte stride");
+    let (r, c) = sides::<T>(1200 << 10);
+    let m = parent::<T>(&[r, c]);
+    each(m.t(), "transpose, 1.2 MiB");
+    let k = ((2usize << 20) / size / 16).max(8);
+    let side = (k as f64).cbrt() as usize + 2;
+    let cube = parent::<T>(&[side, side + 1, side + 3]);
+    let mut p = cube.slice(s![..;-1, 1.., ..;2]).into_dyn();
+    p = p.permuted_axes(IxDyn(&[2, 0, 1]));
+    each(p, "stepped, reversed 3-D permutation");
+    if huge {
+        let (r, c) = sides::<T>(9 << 20);
+        let h = parent::<T>(&[r, c]);
+        each(h.t(), "transpose, 9 MiB");
+    }
+}
+
+#[test]
+fn one_byte() {
+    small::<u8>(check_copy);
+    large::<u8>(check_copy, false);
+}
+
+#[test]
+fn two_bytes() {
+    small::<u16>(check_copy);
+    large::<u16>(check_copy, false);
+}
+
+#[test]
+fn four_bytes() {
+    small::<f32>(check_copy);
+    large::<f32>(check_copy, false);
+}
+
+#[test]
+fn eight_bytes() {
+    small::<f64>(check_copy);
+    large::<f64>(check_copy, true);
+}
+
+#[test]
+fn sixteen_bytes() {
+    small::<u128>(check_copy);
+    large::<u128>(check_copy, true);
+}
+
+#[test]
+fn three_bytes() {
+    small::<[u8; 3]>(check_copy);
+    large::<[u8; 3]>(check_copy, false);
+}
+
+#[test]
+fn clone_only() {
+    small::<String>(check);
+    large::<String>(check, false);
+}
