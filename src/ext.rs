@@ -1,8 +1,9 @@
 //! [`ReshapeExt`]: thin methods that glue spec -> layout -> view or copy.
 
 use ndarray::{
-    Array, ArrayBase, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Data, DataMut, Dimension,
-    IxDyn, OwnedArcRepr, OwnedRepr, RawArrayView, RawArrayViewMut, RawData, ShapeBuilder, ViewRepr,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Data, DataMut,
+    Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawArrayView, RawArrayViewMut, RawData,
+    ShapeBuilder, ViewRepr,
 };
 
 use crate::error::{ErrorContext, ReshapeError, Rule};
@@ -306,7 +307,8 @@ pub(crate) unsafe fn view_mut_from_parts<'a, A>(
 /// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, for
 /// every `ndarray` array:
 /// owned [`Array`], [`ArrayView`], [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and
-/// [`CowArray`].
+/// [`CowArray`], and the [`ArrayRef`] they all dereference to (what ndarray 0.17 functions
+/// take as `&ArrayRef<A, D>` or `&mut ArrayRef<A, D>`; every method but `into_reshape`).
 ///
 /// Every method computes the target shape with the spec (see [`ShapeSpec`]), then asks
 /// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a view
@@ -795,6 +797,9 @@ where
     S: RawData<Elem = A>,
     D: Dimension,
 {
+    // Every method but `into_reshape` works on the array's `ArrayRef` (a pointer cast).
+
+    #[inline]
     fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
     where
         A: Clone + Send + Sync,
@@ -803,6 +808,7 @@ where
         with_in(self, &spec, IxDyn)
     }
 
+    #[inline]
     fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
     where
         S: Data,
@@ -810,6 +816,7 @@ where
         view_in(self, &spec, IxDyn)
     }
 
+    #[inline]
     fn reshape_view_mut<P: ShapeSpec>(
         &mut self,
         spec: P,
@@ -817,14 +824,8 @@ where
     where
         S: DataMut,
     {
-        let mut v = self.view_mut(); // makes shared (Arc) data unique first
-        let mut plan = Plan::empty();
-        plan.compute_strict(&spec, v.shape(), v.strides())?;
-        let ptr = v.as_mut_ptr();
-        // SAFETY: a view plan for the layout of `v`, a unique mutable view borrowed from
-        // `self` for the returned lifetime; the reshape is a bijection onto its elements, so
-        // each element is still addressed by one index only.
-        Ok(unsafe { plan.view_mut(ptr) })
+        // `DerefMut` makes shared (Arc) data unique first.
+        view_mut_in(self, &spec)
     }
 
     fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
@@ -835,6 +836,7 @@ where
         S::into_reshape(self, &spec)
     }
 
+    #[inline]
     fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
     where
         A: Clone + Send + Sync,
@@ -843,6 +845,7 @@ where
         owned_in(self, &spec, IxDyn)
     }
 
+    #[inline]
     fn reshape_copy_into<'o, P: ShapeSpec>(
         &self,
         spec: P,
@@ -852,27 +855,10 @@ where
         A: Copy + Send + Sync,
         S: Data,
     {
-        let mut plan = Plan::empty();
-        plan.compute(&spec, self.shape(), self.strides())?;
-        let n = self.len();
-        let wrong_length = |len: usize| {
-            reject(
-                Rule::OutputLength,
-                &spec,
-                self.shape(),
-                &format!("the output buffer holds {len} elements, the reshape writes {n}"),
-            )
-        };
-        if out.len() != n {
-            return Err(wrong_length(out.len()));
-        }
-        crate::copy::copy_into(self, plan.order, out);
-        let len = out.len();
-        let shape = IxDyn(&plan.shape).set_f(plan.order == Order::F);
-        // The length matches the shape (checked above), so this cannot fail.
-        ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
+        copy_into_in(self, &spec, out)
     }
 
+    #[inline]
     fn reshape_with_dim<E: Dimension>(
         &self,
         spec: impl ShapeSpec,
@@ -884,6 +870,7 @@ where
         with_in(self, &spec, typed_dim::<E>)
     }
 
+    #[inline]
     fn reshape_view_dim<E: Dimension>(
         &self,
         spec: impl ShapeSpec,
@@ -894,6 +881,7 @@ where
         view_in(self, &spec, typed_dim::<E>)
     }
 
+    #[inline]
     fn reshape_owned_dim<E: Dimension>(
         &self,
         spec: impl ShapeSpec,
@@ -906,17 +894,176 @@ where
     }
 }
 
+impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
+
+/// The borrowed array type of ndarray 0.17 (what `&Array`, `&ArrayView` and the others
+/// dereference to, and what functions written for any storage take): every method but
+/// [`into_reshape`](ReshapeExt::into_reshape), which needs the array by value. The storage
+/// parameter (`OwnedRepr`) only names the access an `ArrayRef` gives (read, and write through
+/// `&mut`); no method moves or owns the data.
+///
+/// ```
+/// use ndarray::{Array, ArrayRef2};
+/// use ndarray_reshape::ReshapeExt;
+///
+/// fn flatten_rows(a: &ArrayRef2<f32>) -> usize {
+///     a.reshape_mx([-1]).map_or(0, |v| v.len())
+/// }
+/// let x = Array::<f32, _>::zeros((3, 4));
+/// assert_eq!(flatten_rows(&x), 12);
+/// assert_eq!(flatten_rows(&x.t()), 12); // a copy
+/// ```
+impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
+    #[inline]
+    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        with_in(self, &spec, IxDyn)
+    }
+
+    #[inline]
+    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError> {
+        view_in(self, &spec, IxDyn)
+    }
+
+    #[inline]
+    fn reshape_view_mut<P: ShapeSpec>(
+        &mut self,
+        spec: P,
+    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError> {
+        view_mut_in(self, &spec)
+    }
+
+    // Never called: an `ArrayRef` exists only behind a reference, so `Self: Sized` does not
+    // hold. (Recent compilers let an impl for an unsized type leave such a method out; the
+    // 1.80 this crate supports does not.)
+    #[allow(dead_code)]
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    where
+        Self: Sized,
+    {
+        Err(reject(
+            Rule::NeedsCopy,
+            &spec,
+            self.shape(),
+            "an ArrayRef is borrowed: reshape the array it belongs to",
+        ))
+    }
+
+    #[inline]
+    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        owned_in(self, &spec, IxDyn)
+    }
+
+    #[inline]
+    fn reshape_copy_into<'o, P: ShapeSpec>(
+        &self,
+        spec: P,
+        out: &'o mut [A],
+    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+    where
+        A: Copy + Send + Sync,
+    {
+        copy_into_in(self, &spec, out)
+    }
+
+    #[inline]
+    fn reshape_with_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<CowArray<'_, A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        with_in(self, &spec, typed_dim::<E>)
+    }
+
+    #[inline]
+    fn reshape_view_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayView<'_, A, E>, ReshapeError> {
+        view_in(self, &spec, typed_dim::<E>)
+    }
+
+    #[inline]
+    fn reshape_owned_dim<E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+    ) -> Result<Array<A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        owned_in(self, &spec, typed_dim::<E>)
+    }
+}
+
+/// [`ReshapeExt::reshape_view_mut`]: a mutable view, or [`ReshapeError::NeedsCopy`].
+#[inline(always)]
+fn view_mut_in<'a, A, D, P>(
+    a: &'a mut ArrayRef<A, D>,
+    spec: &P,
+) -> Result<ArrayViewMut<'a, A, IxDyn>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute_strict(spec, a.shape(), a.strides())?;
+    let ptr = a.as_mut_ptr();
+    // SAFETY: a view plan for the layout of `a`, borrowed uniquely (an `&mut ArrayRef` is
+    // unshared data) for the returned lifetime; the reshape is a bijection onto its elements,
+    // so each element is still addressed by one index only.
+    Ok(unsafe { plan.view_mut(ptr) })
+}
+
+/// [`ReshapeExt::reshape_copy_into`].
+#[inline(always)]
+fn copy_into_in<'o, A, D, P>(
+    a: &ArrayRef<A, D>,
+    spec: &P,
+    out: &'o mut [A],
+) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+where
+    A: Copy + Send + Sync,
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute(spec, a.shape(), a.strides())?;
+    let n = a.len();
+    let wrong_length = |len: usize| {
+        reject(
+            Rule::OutputLength,
+            spec,
+            a.shape(),
+            &format!("the output buffer holds {len} elements, the reshape writes {n}"),
+        )
+    };
+    if out.len() != n {
+        return Err(wrong_length(out.len()));
+    }
+    crate::copy::copy_into(a, plan.order, out);
+    let len = out.len();
+    let shape = IxDyn(&plan.shape).set_f(plan.order == Order::F);
+    // The length matches the shape (checked above), so this cannot fail.
+    ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
+}
+
 /// [`ReshapeExt::reshape_with`] with the result's dims built by `mk`: `IxDyn`, or
 /// [`typed_dim`] for the rank-typed methods (the rank checked first; a no-op for `IxDyn`).
 #[inline(always)]
-fn with_in<'a, A, S, D, E, P>(
-    a: &'a ArrayBase<S, D>,
+fn with_in<'a, A, D, E, P>(
+    a: &'a ArrayRef<A, D>,
     spec: &P,
     mk: impl Fn(&[usize]) -> E,
 ) -> Result<CowArray<'a, A, E>, ReshapeError>
 where
     A: Clone + Send + Sync,
-    S: Data<Elem = A>,
     D: Dimension,
     E: Dimension,
     P: ShapeSpec + ?Sized,
@@ -940,13 +1087,12 @@ where
 /// [`ReshapeExt::reshape_view`] with the result's dims built by `mk` (see [`with_in`]); the
 /// rank is checked before the strides.
 #[inline(always)]
-fn view_in<'a, A, S, D, E, P>(
-    a: &'a ArrayBase<S, D>,
+fn view_in<'a, A, D, E, P>(
+    a: &'a ArrayRef<A, D>,
     spec: &P,
     mk: impl Fn(&[usize]) -> E,
 ) -> Result<ArrayView<'a, A, E>, ReshapeError>
 where
-    S: Data<Elem = A>,
     D: Dimension,
     E: Dimension,
     P: ShapeSpec + ?Sized,
@@ -962,14 +1108,13 @@ where
 
 /// [`ReshapeExt::reshape_owned`] with the result's dims built by `mk` (see [`with_in`]).
 #[inline(always)]
-fn owned_in<A, S, D, E, P>(
-    a: &ArrayBase<S, D>,
+fn owned_in<A, D, E, P>(
+    a: &ArrayRef<A, D>,
     spec: &P,
     mk: impl Fn(&[usize]) -> E,
 ) -> Result<Array<A, E>, ReshapeError>
 where
     A: Clone + Send + Sync,
-    S: Data<Elem = A>,
     D: Dimension,
     E: Dimension,
     P: ShapeSpec + ?Sized,

@@ -21,7 +21,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use ndarray::{Array, ArrayBase, ArrayViewMut, Axis, CowArray, Data, Dimension, IxDyn};
+use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
 use crate::{IntoSpec, Paddle, ReshapeError, ReshapeExt, SpecValues};
@@ -278,12 +278,11 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// let x = Array::<f32, _>::zeros((2, 3));
     /// assert!(Reshape::new(&[3, 2]).run_view(&x).unwrap().is_view());
     /// ```
-    pub fn run_view<'a, S, D>(
+    pub fn run_view<'a, D>(
         &self,
-        x: &'a ArrayBase<S, D>,
+        x: &'a ArrayRef<A, D>,
     ) -> Result<CowArray<'a, A, IxDyn>, ReshapeError>
     where
-        S: Data<Elem = A>,
         D: Dimension,
     {
         match &self.act {

@@ -181,6 +181,24 @@
 //! which skips building an `IxDyn` (most of the fixed cost of a small reshape); a spec of
 //! another rank is [`ReshapeError::RankMismatch`].
 //!
+//! The methods work on every storage and on ndarray 0.17's [`ArrayRef`](ndarray::ArrayRef),
+//! the type functions written for any storage take (all but the consuming `into_reshape`):
+//!
+//! ```
+//! use ndarray::{array, ArrayRef2};
+//! use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+//!
+//! fn zero_tail(x: &mut ArrayRef2<i32>) -> Result<(), ReshapeError> {
+//!     let mut flat = x.reshape_view_mut(Mx::new([-1]))?;
+//!     flat.slice_mut(ndarray::s![3..]).fill(0);
+//!     Ok(())
+//! }
+//! let mut a = array![[1, 2], [3, 4]];
+//! zero_tail(&mut a)?;
+//! assert_eq!(a, array![[1, 2], [3, 0]]);
+//! # Ok::<(), ReshapeError>(())
+//! ```
+//!
 //! ```
 //! use ndarray::{Array, ArrayView, Ix3, IxDyn};
 //! use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};

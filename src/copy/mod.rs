@@ -7,7 +7,7 @@
 mod hugepages;
 mod kernels;
 
-use ndarray::{Array, ArrayBase, Data, Dimension, IxDyn, ShapeBuilder};
+use ndarray::{Array, ArrayRef, Dimension, IxDyn, ShapeBuilder};
 
 use crate::small::Small;
 
@@ -55,7 +55,7 @@ impl<A> Layout<A> {
     /// Filled in place on purpose: a layout built in a function and returned was moved with a
     /// `memcpy` of its 200 bytes, right after its entries were written (callgrind, small copy).
     #[inline(always)]
-    fn read<S: Data<Elem = A>, D: Dimension>(&mut self, a: &ArrayBase<S, D>, order: Order) {
+    fn read<D: Dimension>(&mut self, a: &ArrayRef<A, D>, order: Order) {
         let (shape, strides) = (a.shape(), a.strides());
         if order == Order::F {
             (0..shape.len())
@@ -68,7 +68,7 @@ impl<A> Layout<A> {
 
     /// [`at`](Self::at) and [`read`](Self::read) (for tests; the copies fill in place).
     #[cfg(test)]
-    fn of<S: Data<Elem = A>, D: Dimension>(a: &ArrayBase<S, D>, order: Order) -> Self {
+    fn of<D: Dimension>(a: &ArrayRef<A, D>, order: Order) -> Self {
         let mut l = Layout::at(a.as_ptr());
         l.read(a, order);
         l
@@ -104,15 +104,14 @@ fn steps_over(outer: isize, d: usize, s: isize) -> bool {
 /// contiguous in that order, with its dims built by `mk` (`IxDyn`, or
 /// [`typed_dim`](crate::layout::typed_dim) of rank `shape.len()`).
 #[inline]
-pub(crate) fn copy_to_in<A, S, D, E>(
-    a: &ArrayBase<S, D>,
+pub(crate) fn copy_to_in<A, D, E>(
+    a: &ArrayRef<A, D>,
     shape: &[usize],
     order: Order,
     mk: impl Fn(&[usize]) -> E,
 ) -> Array<A, E>
 where
     A: Clone + Send + Sync,
-    S: Data<Elem = A>,
     D: Dimension,
     E: Dimension,
 {
@@ -173,10 +172,9 @@ pub(crate) fn owned_with_layout<A, D: Dimension>(
 
 /// Copy the elements of `a`, read in `order`, into `out` (as long as `a`): the buffer of
 /// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into).
-pub(crate) fn copy_into<A, S, D>(a: &ArrayBase<S, D>, order: Order, out: &mut [A])
+pub(crate) fn copy_into<A, D>(a: &ArrayRef<A, D>, order: Order, out: &mut [A])
 where
     A: Copy + Send + Sync,
-    S: Data<Elem = A>,
     D: Dimension,
 {
     let n = a.len();
@@ -214,10 +212,9 @@ fn small_output<A>(n: usize) -> bool {
 /// `a` must be non-empty and `dst` must point to `a.len()` writable slots that do not overlap
 /// it and that no other thread touches.
 #[inline(always)]
-unsafe fn walk_array<A, S, D>(a: &ArrayBase<S, D>, order: Order, dst: *mut A) -> bool
+unsafe fn walk_array<A, D>(a: &ArrayRef<A, D>, order: Order, dst: *mut A) -> bool
 where
     A: Clone,
-    S: Data<Elem = A>,
     D: Dimension,
 {
     // SAFETY: `a` is a live, non-empty array and `dst` has room for its elements (the
@@ -229,10 +226,9 @@ where
 /// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for
 /// the walk) through [`gather_c_into`]'s plan, in the same buffer.
 #[inline(always)]
-fn gather<A, S, D>(a: &ArrayBase<S, D>, order: Order) -> Vec<A>
+fn gather<A, D>(a: &ArrayRef<A, D>, order: Order) -> Vec<A>
 where
     A: Clone + Send + Sync,
-    S: Data<Elem = A>,
     D: Dimension,
 {
     let n = a.len();

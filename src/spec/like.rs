@@ -138,6 +138,12 @@ impl<S: RawData, D: Dimension> IntoLike for &ArrayBase<S, D> {
         Like::new(self.shape())
     }
 }
+/// The shape of an array borrowed as ndarray 0.17's [`ArrayRef`](ndarray::ArrayRef).
+impl<A, D: Dimension> IntoLike for &ndarray::ArrayRef<A, D> {
+    fn into_like(self) -> Like {
+        Like::new(self.shape())
+    }
+}
 
 impl Sealed for Like {}
 impl ShapeSpec for Like {

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use ndarray::{ArrayBase, Data, Dimension};
+use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
 use crate::error::{ErrorContext, Fail, ReshapeError, Rule};
 use crate::layout::Order;
@@ -210,6 +210,18 @@ where
     D: Dimension,
 {
     fn from(a: &ArrayBase<S, D>) -> Self {
+        ShapeItem::from(&**a)
+    }
+}
+
+/// As for `&ArrayBase`: a 0-d or one-element integer array, borrowed as ndarray 0.17's
+/// [`ArrayRef`].
+impl<T, D> From<&ArrayRef<T, D>> for ShapeItem
+where
+    T: SpecInt,
+    D: Dimension,
+{
+    fn from(a: &ArrayRef<T, D>) -> Self {
         let written = format!(
             "tensor({:?})",
             a.iter().map(|v| v.written()).collect::<Vec<_>>()
@@ -374,6 +386,18 @@ impl<S, D> SpecValues for &ArrayBase<S, D>
 where
     S: Data,
     S::Elem: SpecInt,
+    D: Dimension,
+{
+    /// A shape tensor must be 1-D; anything else gives [`ReshapeError::BadShapeTensor`].
+    fn into_spec_list(self) -> SpecList {
+        (&**self).into_spec_list()
+    }
+}
+
+/// A shape tensor borrowed as ndarray 0.17's [`ArrayRef`], as for `&ArrayBase`.
+impl<T, D> SpecValues for &ArrayRef<T, D>
+where
+    T: SpecInt,
     D: Dimension,
 {
     /// A shape tensor must be 1-D; anything else gives [`ReshapeError::BadShapeTensor`].
