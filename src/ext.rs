@@ -607,11 +607,14 @@ where
     ///
     /// An owned array whose data no longer starts at the beginning of its buffer (after
     /// `slice_move`) has its elements moved to the front of that same buffer first. An
-    /// [`ArcArray`](ndarray::ArcArray) must hold the only reference to its buffer.
+    /// [`ArcArray`](ndarray::ArcArray) that shares its buffer with others keeps sharing it when
+    /// it is contiguous in the reading order; otherwise it must hold the only reference to its
+    /// buffer (ndarray's public API gives a shared buffer no other layout).
     ///
     /// # Errors
     ///
-    /// The spec's errors, or [`ReshapeError::NeedsCopy`] (strides, or a shared `ArcArray`).
+    /// The spec's errors, or [`ReshapeError::NeedsCopy`] (strides, or a shared `ArcArray` that
+    /// is not contiguous in the reading order).
     ///
     /// # Examples
     ///
@@ -1205,15 +1208,27 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
         spec: &P,
     ) -> Result<ArrayBase<OwnedArcRepr<A>, IxDyn>, ReshapeError> {
         // Validate first, so a shared buffer is reported only for a reshape that is otherwise fine.
-        Plan::empty().compute_strict(spec, a.shape(), a.strides())?;
+        let mut plan = Plan::empty();
+        plan.compute_strict(spec, a.shape(), a.strides())?;
         if !a.is_unique() {
             let shape = a.shape().to_vec();
-            return Err(reject(
-                Rule::NeedsCopy,
-                spec,
-                &shape,
-                "the ArcArray's buffer is shared; into_reshape would have to copy it",
-            ));
+            let shared = |why: &str| reject(Rule::NeedsCopy, spec, &shape, why);
+            if !plan.contiguous {
+                // ndarray's public API reshapes a shared buffer only when it is contiguous.
+                return Err(shared(
+                    "the ArcArray's buffer is shared and not contiguous in the reading order; \
+                     into_reshape would have to copy it",
+                ));
+            }
+            // Contiguous in the reading order: the same shared buffer with ndarray's default
+            // strides for the new shape in that order, which is what the plan is.
+            let order = match plan.order {
+                Order::F => ndarray::Order::ColumnMajor,
+                _ => ndarray::Order::RowMajor,
+            };
+            return a
+                .into_shape_with_order((IxDyn(&plan.shape), order))
+                .map_err(|e| shared(&format!("ndarray refused the contiguous reshape: {e}")));
         }
         // Unique: `into_owned` unwraps the Arc without cloning the elements.
         OwnedRepr::into_reshape(a.into_owned(), spec).map(Array::into_shared)

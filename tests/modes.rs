@@ -1,7 +1,7 @@
 //! Every storage kind through every mode: views keep the data pointer, copies are fresh and
 //! contiguous in the reading order, strict modes refuse to copy, consuming modes keep storage.
 
-use ndarray::{arr0, array, s, ArcArray, Array, ArrayD, CowArray, Ix3, IxDyn};
+use ndarray::{arr0, array, s, ArcArray, Array, ArrayD, CowArray, Ix3, IxDyn, ShapeBuilder};
 use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt};
 
 type R = Result<(), ReshapeError>;
@@ -58,17 +58,40 @@ fn into_reshape_keeps_storage_for_every_kind() -> R {
     let mut mv = m.view_mut().into_reshape(Mx::new([-3, -2]))?;
     mv[[5, 3]] = -7;
     assert_eq!(m[[1, 2, 3]], -7);
-    // ArcArray: unique is reshaped in place; shared is refused rather than copied.
+    // ArcArray: unique is reshaped in place; shared keeps sharing its buffer when contiguous
+    // in the reading order, and is refused rather than copied otherwise.
     let a = x234().into_shared();
     let p = a.as_ptr();
     let b = a.into_reshape(Mx::new([24]))?;
     assert_eq!(b.as_ptr(), p);
     let keep = b.clone();
+    let c = b.into_reshape(Mx::new([2, 12]))?;
+    assert_eq!(
+        (c.shape(), c.strides(), c.as_ptr()),
+        (&[2, 12][..], &[12, 1][..], p)
+    );
+    assert_eq!((keep.shape(), keep.as_ptr()), (&[24][..], p));
+    assert_eq!(
+        c.iter().copied().collect::<Vec<_>>(),
+        (0..24).collect::<Vec<_>>()
+    );
+    let keep = c.clone();
+    let f = c.into_reshape(Np::new([4, 6], Order::F));
+    assert!(matches!(f, Err(ReshapeError::NeedsCopy(_))), "{f:?}");
+    let t = keep.clone().reversed_axes();
+    let f = t.into_reshape(Np::new([3, 8], Order::F))?;
+    assert_eq!(
+        (f.shape(), f.strides(), f.as_ptr()),
+        (&[3, 8][..], &[1, 3][..], p)
+    );
+    // Every second column, still shared (with `f`): a view (rows 12 apart, 6 columns 2 apart)
+    // but not contiguous, so refused.
+    let stepped = keep.slice_move(s![.., ..;2]);
+    assert!(stepped.reshape_view(Mx::new([-1])).is_ok());
     assert!(matches!(
-        b.into_reshape(Mx::new([2, 12])),
+        stepped.into_reshape(Mx::new([-1])),
         Err(ReshapeError::NeedsCopy(_))
     ));
-    assert_eq!(keep.len(), 24);
     // CowArray: a view stays a view with its lifetime, an owned one keeps its buffer.
     let x = x234();
     let c = CowArray::from(x.view()).into_reshape(Mx::new([-1]))?;
@@ -85,6 +108,49 @@ fn into_reshape_keeps_storage_for_every_kind() -> R {
         t.into_reshape(Np::new([-1], Order::C)),
         Err(ReshapeError::NeedsCopy(_))
     ));
+    Ok(())
+}
+
+/// A shared `ArcArray` contiguous in the reading order is reshaped in its shared buffer, with
+/// the shape, strides and elements a unique one gets (length-1 axes, empty and 0-d included).
+#[test]
+fn shared_arc_arrays_reshape_like_unique_ones_when_contiguous() -> R {
+    let cases: &[(&[usize], bool, &[i64], Order)] = &[
+        (&[2, 3, 4], false, &[-1], Order::C),
+        (&[2, 3, 4], false, &[4, 1, -1], Order::C),
+        (&[2, 3, 4], true, &[-1], Order::F),
+        (&[2, 3, 4], true, &[6, 1, 4], Order::A),
+        (&[1, 5, 1], false, &[5, 1, 1], Order::C),
+        (&[1, 5, 1], true, &[1, 5], Order::F),
+        (&[3, 0, 2], false, &[0, 7], Order::C),
+        (&[], false, &[1, 1], Order::C),
+        (&[1], false, &[], Order::A),
+    ];
+    for &(shape, f, spec, order) in cases {
+        let n: usize = shape.iter().product();
+        let data: Vec<i32> = (0..n as i32).collect();
+        let base = Array::from_shape_vec(IxDyn(shape).set_f(f), data).unwrap();
+        let unique = base
+            .clone()
+            .into_shared()
+            .into_reshape(Np::new(spec, order))?;
+        let shared = base.into_shared();
+        let other = shared.clone();
+        let p = shared.as_ptr();
+        let r = shared.into_reshape(Np::new(spec, order))?;
+        let what = format!("{shape:?} f={f} -> {spec:?} {order:?}");
+        assert_eq!(r.shape(), unique.shape(), "{what}");
+        if !r.is_empty() {
+            assert_eq!(r.strides(), unique.strides(), "{what}");
+            assert_eq!(r.as_ptr(), p, "{what}");
+        }
+        assert_eq!(r, unique, "{what}");
+        assert_eq!(
+            other.shape(),
+            shape,
+            "{what}: the other owner keeps its shape"
+        );
+    }
     Ok(())
 }
 
