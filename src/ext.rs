@@ -795,41 +795,111 @@ where
 {
 }
 
+/// The methods both impls share, each a call of the function doing the work on an
+/// [`ArrayRef`] (an `ArrayBase` dereferences to it: a pointer cast). `$data` and `$data_mut`
+/// are the storage bounds the `ArrayBase` impl needs for that (none for `ArrayRef`).
+macro_rules! borrowing_methods {
+    ([$($data:tt)*], [$($data_mut:tt)*]) => {
+        #[inline]
+        fn reshape_with<P: ShapeSpec>(
+            &self,
+            spec: P,
+        ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            $($data)*
+        {
+            with_in(self, &spec, IxDyn)
+        }
+
+        #[inline]
+        fn reshape_view<P: ShapeSpec>(
+            &self,
+            spec: P,
+        ) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
+        where
+            $($data)*
+        {
+            view_in(self, &spec, IxDyn)
+        }
+
+        #[inline]
+        fn reshape_view_mut<P: ShapeSpec>(
+            &mut self,
+            spec: P,
+        ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
+        where
+            $($data_mut)*
+        {
+            // An `ArrayBase`'s `DerefMut` makes shared (Arc) data unique first.
+            view_mut_in(self, &spec)
+        }
+
+        #[inline]
+        fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            $($data)*
+        {
+            owned_in(self, &spec, IxDyn)
+        }
+
+        #[inline]
+        fn reshape_copy_into<'o, P: ShapeSpec>(
+            &self,
+            spec: P,
+            out: &'o mut [A],
+        ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+        where
+            A: Copy + Send + Sync,
+            $($data)*
+        {
+            copy_into_in(self, &spec, out)
+        }
+
+        #[inline]
+        fn reshape_with_dim<E: Dimension>(
+            &self,
+            spec: impl ShapeSpec,
+        ) -> Result<CowArray<'_, A, E>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            $($data)*
+        {
+            with_in(self, &spec, typed_dim::<E>)
+        }
+
+        #[inline]
+        fn reshape_view_dim<E: Dimension>(
+            &self,
+            spec: impl ShapeSpec,
+        ) -> Result<ArrayView<'_, A, E>, ReshapeError>
+        where
+            $($data)*
+        {
+            view_in(self, &spec, typed_dim::<E>)
+        }
+
+        #[inline]
+        fn reshape_owned_dim<E: Dimension>(
+            &self,
+            spec: impl ShapeSpec,
+        ) -> Result<Array<A, E>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            $($data)*
+        {
+            owned_in(self, &spec, typed_dim::<E>)
+        }
+    };
+}
+
 impl<A, S, D> ReshapeExt<A, S, D> for ArrayBase<S, D>
 where
     S: RawData<Elem = A>,
     D: Dimension,
 {
-    // Every method but `into_reshape` works on the array's `ArrayRef` (a pointer cast).
-
-    #[inline]
-    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        with_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
-    where
-        S: Data,
-    {
-        view_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_view_mut<P: ShapeSpec>(
-        &mut self,
-        spec: P,
-    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
-    where
-        S: DataMut,
-    {
-        // `DerefMut` makes shared (Arc) data unique first.
-        view_mut_in(self, &spec)
-    }
+    borrowing_methods!([S: Data,], [S: DataMut,]);
 
     fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
     where
@@ -837,63 +907,6 @@ where
         Self: Sized,
     {
         S::into_reshape(self, &spec)
-    }
-
-    #[inline]
-    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        owned_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_copy_into<'o, P: ShapeSpec>(
-        &self,
-        spec: P,
-        out: &'o mut [A],
-    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
-    where
-        A: Copy + Send + Sync,
-        S: Data,
-    {
-        copy_into_in(self, &spec, out)
-    }
-
-    #[inline]
-    fn reshape_with_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<CowArray<'_, A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        with_in(self, &spec, typed_dim::<E>)
-    }
-
-    #[inline]
-    fn reshape_view_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayView<'_, A, E>, ReshapeError>
-    where
-        S: Data,
-    {
-        view_in(self, &spec, typed_dim::<E>)
-    }
-
-    #[inline]
-    fn reshape_owned_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<Array<A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        owned_in(self, &spec, typed_dim::<E>)
     }
 }
 
@@ -917,26 +930,7 @@ impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
 /// assert_eq!(flatten_rows(&x.t()), 12); // a copy
 /// ```
 impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
-    #[inline]
-    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        with_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError> {
-        view_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_view_mut<P: ShapeSpec>(
-        &mut self,
-        spec: P,
-    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError> {
-        view_mut_in(self, &spec)
-    }
+    borrowing_methods!([], []);
 
     // Never called: an `ArrayRef` exists only behind a reference, so `Self: Sized` does not
     // hold. (Recent compilers let an impl for an unsized type leave such a method out; the
@@ -952,56 +946,6 @@ impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
             self.shape(),
             "an ArrayRef is borrowed: reshape the array it belongs to",
         ))
-    }
-
-    #[inline]
-    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        owned_in(self, &spec, IxDyn)
-    }
-
-    #[inline]
-    fn reshape_copy_into<'o, P: ShapeSpec>(
-        &self,
-        spec: P,
-        out: &'o mut [A],
-    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
-    where
-        A: Copy + Send + Sync,
-    {
-        copy_into_in(self, &spec, out)
-    }
-
-    #[inline]
-    fn reshape_with_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<CowArray<'_, A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        with_in(self, &spec, typed_dim::<E>)
-    }
-
-    #[inline]
-    fn reshape_view_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayView<'_, A, E>, ReshapeError> {
-        view_in(self, &spec, typed_dim::<E>)
-    }
-
-    #[inline]
-    fn reshape_owned_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<Array<A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        owned_in(self, &spec, typed_dim::<E>)
     }
 }
 

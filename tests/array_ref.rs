@@ -10,39 +10,44 @@ use ndarray::{
 use ndarray_reshape::fluid::Reshape;
 use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt};
 
-/// Every borrowing method through an `&ArrayRef`, each result as an owned `IxDyn` array (or
-/// the error's text), and whether each of the three possible views is one.
+/// Every borrowing method on `$a`, each result as an owned `IxDyn` array (or the error's
+/// text): the same calls for an `&ArrayRef` and for the array itself.
+macro_rules! every_call {
+    ($a:expr) => {{
+        let a = $a;
+        let own = |r: Result<ndarray::CowArray<'_, i32, IxDyn>, ReshapeError>| {
+            r.map(|c| c.into_owned()).map_err(|e| e.to_string())
+        };
+        let mut buf = vec![0; a.len()];
+        vec![
+            own(a.reshape_mx([-1])),
+            own(a.reshape_mx(Mx::new([-1, 0]).reverse(true))),
+            own(a.reshape_like(Like::new([2, 6]))),
+            own(a.reshape_paddle([0, -1])),
+            own(a.reshape_np([-1, 2], Order::F)),
+            own(a.reshape_np([-1, 2], Order::A)),
+            own(a.reshape_npx(Npx::new([-1]))),
+            own(a.reshape_onnx(Onnx::new([3, -1]))),
+            own(a.reshape_with(Np::new([4, -1], Order::C))),
+            a.reshape_owned(Np::new([-1], Order::F))
+                .map_err(|e| e.to_string()),
+            a.reshape_owned_dim::<Ix2>(Np::new([2, -1], Order::C))
+                .map(|v| v.into_dyn())
+                .map_err(|e| e.to_string()),
+            a.reshape_view(Mx::new([-1]))
+                .map(|v| v.to_owned())
+                .map_err(|e| e.to_string()),
+            a.reshape_copy_into(Np::new([-1, 3], Order::C), &mut buf)
+                .map(|v| v.to_owned())
+                .map_err(|e| e.to_string()),
+        ]
+    }};
+}
+
+/// [`every_call!`] through an `&ArrayRef`, and whether each of three possible views is one.
 fn through_ref<D: Dimension>(
     a: &ArrayRef<i32, D>,
 ) -> (Vec<Result<ArrayD<i32>, String>>, [bool; 3]) {
-    let own = |r: Result<ndarray::CowArray<'_, i32, IxDyn>, ReshapeError>| {
-        r.map(|c| c.into_owned()).map_err(|e| e.to_string())
-    };
-    let mut out = vec![
-        own(a.reshape_mx([-1])),
-        own(a.reshape_mx(Mx::new([-1, 0]).reverse(true))),
-        own(a.reshape_like(Like::new([2, 6]))),
-        own(a.reshape_paddle([0, -1])),
-        own(a.reshape_np([-1, 2], Order::F)),
-        own(a.reshape_np([-1, 2], Order::A)),
-        own(a.reshape_npx(Npx::new([-1]))),
-        own(a.reshape_onnx(Onnx::new([3, -1]))),
-        own(a.reshape_with(Np::new([4, -1], Order::C))),
-        a.reshape_owned(Np::new([-1], Order::F))
-            .map_err(|e| e.to_string()),
-        a.reshape_owned_dim::<Ix2>(Np::new([2, -1], Order::C))
-            .map(|v| v.into_dyn())
-            .map_err(|e| e.to_string()),
-        a.reshape_view(Mx::new([-1]))
-            .map(|v| v.to_owned())
-            .map_err(|e| e.to_string()),
-    ];
-    let mut buf = vec![0; a.len()];
-    out.push(
-        a.reshape_copy_into(Np::new([-1, 3], Order::C), &mut buf)
-            .map(|v| v.to_owned())
-            .map_err(|e| e.to_string()),
-    );
     let views = [
         a.reshape_mx([-1]).is_ok_and(|c| c.is_view()),
         a.reshape_with_dim::<Ix2>(Np::new([2, -1], Order::C))
@@ -50,44 +55,16 @@ fn through_ref<D: Dimension>(
         a.reshape_view_dim::<Ix3>(Mx::new([-4, 1, -1, -2]))
             .is_ok_and(|v| v.as_ptr() == a.as_ptr()),
     ];
-    (out, views)
+    (every_call!(a), views)
 }
 
-/// The same calls on the array itself (`ArrayBase`), for comparison.
+/// [`every_call!`] on the array itself (`ArrayBase`), for comparison.
 fn through_array<S, D>(a: &ndarray::ArrayBase<S, D>) -> Vec<Result<ArrayD<i32>, String>>
 where
     S: ndarray::Data<Elem = i32>,
     D: Dimension,
 {
-    let own = |r: Result<ndarray::CowArray<'_, i32, IxDyn>, ReshapeError>| {
-        r.map(|c| c.into_owned()).map_err(|e| e.to_string())
-    };
-    let mut out = vec![
-        own(a.reshape_mx([-1])),
-        own(a.reshape_mx(Mx::new([-1, 0]).reverse(true))),
-        own(a.reshape_like(Like::new([2, 6]))),
-        own(a.reshape_paddle([0, -1])),
-        own(a.reshape_np([-1, 2], Order::F)),
-        own(a.reshape_np([-1, 2], Order::A)),
-        own(a.reshape_npx(Npx::new([-1]))),
-        own(a.reshape_onnx(Onnx::new([3, -1]))),
-        own(a.reshape_with(Np::new([4, -1], Order::C))),
-        a.reshape_owned(Np::new([-1], Order::F))
-            .map_err(|e| e.to_string()),
-        a.reshape_owned_dim::<Ix2>(Np::new([2, -1], Order::C))
-            .map(|v| v.into_dyn())
-            .map_err(|e| e.to_string()),
-        a.reshape_view(Mx::new([-1]))
-            .map(|v| v.to_owned())
-            .map_err(|e| e.to_string()),
-    ];
-    let mut buf = vec![0; a.len()];
-    out.push(
-        a.reshape_copy_into(Np::new([-1, 3], Order::C), &mut buf)
-            .map(|v| v.to_owned())
-            .map_err(|e| e.to_string()),
-    );
-    out
+    every_call!(a)
 }
 
 #[test]
