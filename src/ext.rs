@@ -800,7 +800,6 @@ where
 /// are the storage bounds the `ArrayBase` impl needs for that (none for `ArrayRef`).
 macro_rules! borrowing_methods {
     ([$($data:tt)*], [$($data_mut:tt)*]) => {
-        #[inline]
         fn reshape_with<P: ShapeSpec>(
             &self,
             spec: P,
@@ -812,7 +811,6 @@ macro_rules! borrowing_methods {
             with_in(self, &spec, IxDyn)
         }
 
-        #[inline]
         fn reshape_view<P: ShapeSpec>(
             &self,
             spec: P,
@@ -823,7 +821,6 @@ macro_rules! borrowing_methods {
             view_in(self, &spec, IxDyn)
         }
 
-        #[inline]
         fn reshape_view_mut<P: ShapeSpec>(
             &mut self,
             spec: P,
@@ -835,7 +832,6 @@ macro_rules! borrowing_methods {
             view_mut_in(self, &spec)
         }
 
-        #[inline]
         fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
         where
             A: Clone + Send + Sync,
@@ -844,7 +840,6 @@ macro_rules! borrowing_methods {
             owned_in(self, &spec, IxDyn)
         }
 
-        #[inline]
         fn reshape_copy_into<'o, P: ShapeSpec>(
             &self,
             spec: P,
@@ -857,7 +852,6 @@ macro_rules! borrowing_methods {
             copy_into_in(self, &spec, out)
         }
 
-        #[inline]
         fn reshape_with_dim<E: Dimension>(
             &self,
             spec: impl ShapeSpec,
@@ -869,7 +863,6 @@ macro_rules! borrowing_methods {
             with_in(self, &spec, typed_dim::<E>)
         }
 
-        #[inline]
         fn reshape_view_dim<E: Dimension>(
             &self,
             spec: impl ShapeSpec,
@@ -880,7 +873,6 @@ macro_rules! borrowing_methods {
             view_in(self, &spec, typed_dim::<E>)
         }
 
-        #[inline]
         fn reshape_owned_dim<E: Dimension>(
             &self,
             spec: impl ShapeSpec,
