@@ -111,6 +111,20 @@ fn into_reshape_keeps_storage_for_every_kind() -> R {
     Ok(())
 }
 
+/// `reshape_view_mut` on a shared `ArcArray` makes its data unique first: the writes reach this
+/// array only, never the other owner.
+#[test]
+fn mutable_views_of_a_shared_arc_array_write_to_it_alone() -> R {
+    let mut a: ArcArray<i32, Ix3> = x234().into_shared();
+    let other = a.clone();
+    let mut flat = a.reshape_view_mut(Mx::new([-1]))?;
+    flat[23] = -1;
+    assert_eq!(a[[1, 2, 3]], -1);
+    assert_eq!(other[[1, 2, 3]], 23);
+    assert_ne!(a.as_ptr(), other.as_ptr());
+    Ok(())
+}
+
 /// A shared `ArcArray` contiguous in the reading order is reshaped in its shared buffer, with
 /// the shape, strides and elements a unique one gets (length-1 axes, empty and 0-d included).
 #[test]
