@@ -1166,12 +1166,8 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
                 .into_shape_with_order((IxDyn(&plan.shape), order))
                 .map_err(|e| shared(&format!("ndarray refused the contiguous reshape: {e}")));
         }
-        // Unique: `into_owned` unwraps the Arc without cloning the elements, and the plan
-        // computed above is that of the unwrapped array (same shape and strides).
-        Ok(
-            crate::copy::owned_with_layout(a.into_owned(), &plan.shape, &plan.signed_strides())
-                .into_shared(),
-        )
+        // Unique: `into_owned` unwraps the Arc without cloning the elements.
+        OwnedRepr::into_reshape(a.into_owned(), spec).map(Array::into_shared)
     }
 }
 
