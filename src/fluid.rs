@@ -24,7 +24,7 @@ use std::sync::Arc;
 use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
-use crate::{IntoSpec, Paddle, ReshapeError, ReshapeExt, SpecValues};
+use crate::{IntoSpec, IntoSpecList, Paddle, ReshapeError, ReshapeExt};
 
 /// A user activation: a function over the reshaped array, in place.
 pub type ActFn<A> = Arc<dyn Fn(ArrayViewMut<'_, A, IxDyn>) + Send + Sync>;
@@ -187,7 +187,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// let r = Reshape::<f64>::new(&[8]).actual_shape(&array![2i64, 4]);
     /// assert_eq!(r.run(ndarray::Array::zeros(8)).unwrap().shape(), &[2, 4]);
     /// ```
-    pub fn actual_shape(mut self, shape: impl SpecValues) -> Self {
+    pub fn actual_shape(mut self, shape: impl IntoSpecList) -> Self {
         self.spec = self.spec.actual_shape(shape);
         self
     }

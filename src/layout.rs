@@ -1,48 +1,12 @@
 //! Shapes and strides only: contiguity, order-A resolution, and the no-copy stride solver
 //! [`view_strides`], which decides view versus copy exactly as NumPy does.
 //!
-//! Strides are in elements and signed, as `ndarray`'s `strides()` gives them.
+//! Strides are in elements and signed, as `ndarray`'s `strides()` gives them. Every rule here
+//! that asks whether two axes read as one uses the same predicate (`dims::steps_over`).
 
+pub use crate::dims::Order;
+use crate::dims::{checked_size, fill_contiguous_strides, span, steps_over, Reading};
 use crate::small::INLINE;
-
-/// The order in which a reshape reads the input's elements and writes the output's.
-///
-/// ```
-/// use ndarray::array;
-/// use ndarray_reshape::{Order, ReshapeExt};
-///
-/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-/// let a = array![[0, 1], [2, 3], [4, 5]];
-/// assert_eq!(a.reshape_np(&[2, 3], Order::C)?, array![[0, 1, 2], [3, 4, 5]].into_dyn());
-/// assert_eq!(a.reshape_np(&[2, 3], Order::F)?, array![[0, 4, 3], [2, 1, 5]].into_dyn());
-/// # Ok(())
-/// # }
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Order {
-    /// Row-major: the last index changes fastest.
-    #[default]
-    C,
-    /// Column-major (Fortran): the first index changes fastest.
-    F,
-    /// `F` if the input is F-contiguous and not C-contiguous, `C` otherwise (NumPy's `'A'`).
-    A,
-}
-
-impl From<ndarray::Order> for Order {
-    /// `RowMajor` is [`Order::C`], `ColumnMajor` is [`Order::F`].
-    ///
-    /// ```
-    /// use ndarray_reshape::Order;
-    /// assert_eq!(Order::from(ndarray::Order::ColumnMajor), Order::F);
-    /// ```
-    fn from(o: ndarray::Order) -> Self {
-        match o {
-            ndarray::Order::ColumnMajor => Order::F,
-            _ => Order::C,
-        }
-    }
-}
 
 /// Whether `shape` with `strides` is C-contiguous in NumPy's relaxed sense: length-1 axes are
 /// ignored, and an empty array is contiguous.
@@ -53,10 +17,11 @@ impl From<ndarray::Order> for Order {
 /// assert!(is_c_contiguous(&[2, 1, 3], &[3, 99, 1]));
 /// assert!(!is_c_contiguous(&[2, 3], &[1, 2]));
 /// assert!(is_c_contiguous(&[2, 0], &[7, 7]));
+/// assert!(!is_c_contiguous(&[usize::MAX, 2], &[2, 1])); // no array has this shape
 /// ```
 #[inline]
 pub fn is_c_contiguous(shape: &[usize], strides: &[isize]) -> bool {
-    contiguous(shape.iter().rev().zip(strides.iter().rev()), shape)
+    possible(shape) && is_contiguous(shape, strides, Reading::C)
 }
 
 /// Whether `shape` with `strides` is F-contiguous in NumPy's relaxed sense.
@@ -69,23 +34,42 @@ pub fn is_c_contiguous(shape: &[usize], strides: &[isize]) -> bool {
 /// ```
 #[inline]
 pub fn is_f_contiguous(shape: &[usize], strides: &[isize]) -> bool {
-    contiguous(shape.iter().zip(strides.iter()), shape)
+    possible(shape) && is_contiguous(shape, strides, Reading::F)
 }
 
+/// Whether an array can have `shape` (empty, or of at most `isize::MAX` elements): the public
+/// contiguity tests take any shape, the crate's own callers only such ones.
 #[inline]
-fn contiguous<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>, shape: &[usize]) -> bool {
+fn possible(shape: &[usize]) -> bool {
+    checked_size(shape.iter().copied()).is_some()
+}
+
+/// Contiguous in `reading`: empty, or read as one axis of stride 1 (the axis read fastest steps
+/// over a unit axis, and every other over the one read after it). The shape is that of an
+/// array (see [`possible`]).
+#[inline]
+pub(crate) fn is_contiguous(shape: &[usize], strides: &[isize], reading: Reading) -> bool {
     if shape.contains(&0) {
         return true;
     }
-    // `expected` is a product of dims of a non-empty layout; once it no longer fits in isize no
-    // stride can equal it, so the layout is contiguous only if no longer axis follows.
-    let mut expected: Option<isize> = Some(1);
+    // Innermost first, one loop per reading order.
+    let axes = shape.iter().zip(strides);
+    match reading {
+        Reading::C => contiguous_of(axes.rev()),
+        Reading::F => contiguous_of(axes),
+    }
+}
+
+#[inline(always)]
+fn contiguous_of<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>) -> bool {
+    // The stride the next axis needs: 1 for the first, then the span of the one before.
+    let mut expected = Some(1isize);
     for (&d, &s) in axes {
         if d != 1 {
             if Some(s) != expected {
                 return false;
             }
-            expected = expected.and_then(|e| e.checked_mul(d as isize));
+            expected = span(d, s);
         }
     }
     true
@@ -99,13 +83,30 @@ fn contiguous<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>, shape: &[u
 /// assert_eq!(resolve_order(&[2, 3], &[1, 2], Order::A), Order::F);
 /// assert_eq!(resolve_order(&[6], &[1], Order::A), Order::C);
 /// assert_eq!(resolve_order(&[2, 3], &[1, 2], Order::C), Order::C);
+/// assert_eq!(resolve_order(&[usize::MAX, 2], &[1, 1], Order::A), Order::C);
 /// ```
 #[inline]
 pub fn resolve_order(shape: &[usize], strides: &[isize], order: Order) -> Order {
     match order {
-        Order::A if is_f_contiguous(shape, strides) && !is_c_contiguous(shape, strides) => Order::F,
-        Order::A => Order::C,
-        o => o,
+        Order::A if !possible(shape) => Order::C,
+        _ => reading(shape, strides, order).order(),
+    }
+}
+
+/// The order a reshape in `order` reads this layout in ([`resolve_order`], as a [`Reading`]),
+/// for the shape of an array (see [`possible`]).
+#[inline]
+pub(crate) fn reading(shape: &[usize], strides: &[isize], order: Order) -> Reading {
+    match order {
+        Order::C => Reading::C,
+        Order::F => Reading::F,
+        Order::A
+            if is_contiguous(shape, strides, Reading::F)
+                && !is_contiguous(shape, strides, Reading::C) =>
+        {
+            Reading::F
+        }
+        Order::A => Reading::C,
     }
 }
 
@@ -115,73 +116,16 @@ pub fn resolve_order(shape: &[usize], strides: &[isize], order: Order) -> Order 
 /// use ndarray_reshape::{layout::contiguous_strides, Order};
 /// assert_eq!(contiguous_strides(&[2, 3, 4], Order::C), vec![12, 4, 1]);
 /// assert_eq!(contiguous_strides(&[2, 3, 4], Order::F), vec![1, 2, 6]);
+/// assert_eq!(contiguous_strides(&[2, 3, 4], Order::A), vec![12, 4, 1]);
 /// ```
 pub fn contiguous_strides(shape: &[usize], order: Order) -> Vec<isize> {
-    let mut strides = vec![0isize; shape.len()];
-    fill_contiguous_strides(shape, order, &mut strides);
-    strides
-}
-
-/// [`contiguous_strides`] into `out` (as long as `shape`). All zero for an empty shape.
-#[inline]
-pub(crate) fn fill_contiguous_strides(shape: &[usize], order: Order, out: &mut [isize]) {
-    fill_strides(shape, order, out, |v| v as isize);
-}
-
-/// `shape` with ndarray's default strides for it in `order`, as ndarray dims built by `mk`
-/// (`IxDyn`, or [`typed_dim`] for a rank-typed result): the layout of a contiguous view or
-/// copy. A fixed rank takes ndarray's own default strides, computed in registers; an `IxDyn`
-/// has them written in place into a zeroed dim ([`dim_filled`](crate::ext::dim_filled); ndarray's
-/// `default_strides` measured slower on the `IxDyn` view path, 54 against 43 ns).
-#[inline(always)]
-pub(crate) fn contiguous_shape_in<E: ndarray::Dimension>(
-    shape: &[usize],
-    order: Order,
-    mk: impl Fn(&[usize]) -> E,
-) -> ndarray::StrideShape<E> {
-    use ndarray::ShapeBuilder;
-    if E::NDIM.is_some() {
-        return mk(shape).set_f(order == Order::F).into();
-    }
-    let strides = crate::ext::dim_filled(shape.len(), |s| fill_strides(shape, order, s, |v| v));
-    mk(shape).strides(strides)
-}
-
-/// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()` (a fixed
-/// rank is filled in registers; an `IxDyn` is built from the slice).
-#[inline(always)]
-pub(crate) fn typed_dim<E: ndarray::Dimension>(v: &[usize]) -> E {
-    debug_assert!(E::NDIM.unwrap_or(v.len()) == v.len());
-    crate::ext::dim_filled(v.len(), |d| d.copy_from_slice(v))
-}
-
-#[inline(always)]
-fn fill_strides<T: Copy>(shape: &[usize], order: Order, out: &mut [T], of: impl Fn(usize) -> T) {
-    if shape.contains(&0) {
-        out.iter_mut().for_each(|s| *s = of(0));
-        return;
-    }
-    // The products stay below `isize::MAX`: the shape's size was checked.
-    let mut acc: usize = 1;
-    let mut set = |i: usize| {
-        out[i] = of(acc);
-        acc = acc.wrapping_mul(shape[i]);
+    let reading = match order {
+        Order::F => Reading::F,
+        _ => Reading::C,
     };
-    match order {
-        Order::F => (0..shape.len()).for_each(&mut set),
-        _ => (0..shape.len()).rev().for_each(&mut set),
-    }
-}
-
-/// The offset (`<= 0`, in elements) from the element at index `[0, ..., 0]` to the lowest address
-/// a non-empty layout touches: the sum of `stride * (len - 1)` over negative strides.
-pub(crate) fn low_offset(shape: &[usize], strides: &[isize]) -> isize {
-    shape
-        .iter()
-        .zip(strides)
-        .filter(|&(&d, &s)| s < 0 && d > 1)
-        .map(|(&d, &s)| s * (d as isize - 1))
-        .sum()
+    let mut strides = vec![0isize; shape.len()];
+    fill_contiguous_strides(shape, reading, &mut strides);
+    strides
 }
 
 /// The strides that make `new_shape` a view of an array with `shape` and `strides`, read in
@@ -212,39 +156,35 @@ pub fn view_strides(
     new_shape: &[usize],
     order: Order,
 ) -> Option<Vec<isize>> {
-    let mut out = vec![0isize; new_shape.len()];
-    view_strides_into(shape, strides, new_shape, order, &mut out).then_some(out)
-}
-
-/// [`view_strides`] writing into `out` (of `new_shape.len()`), for callers that own a buffer.
-pub(crate) fn view_strides_into(
-    shape: &[usize],
-    strides: &[isize],
-    new_shape: &[usize],
-    order: Order,
-    out: &mut [isize],
-) -> bool {
-    if shape.len() != strides.len() || out.len() != new_shape.len() {
-        return false;
+    if shape.len() != strides.len() {
+        return None;
     }
-    let size = crate::spec::checked_size(shape.iter().copied());
-    let new_size = crate::spec::checked_size(new_shape.iter().copied());
+    let size = checked_size(shape.iter().copied());
+    let new_size = checked_size(new_shape.iter().copied());
     if size.is_none() || size != new_size {
-        return false;
+        return None;
     }
-    let order = resolve_order(shape, strides, order);
-    solve(shape, strides, new_shape, order, size == Some(0), out)
+    let mut out = vec![0isize; new_shape.len()];
+    let reading = reading(shape, strides, order);
+    solve(
+        shape,
+        strides,
+        new_shape,
+        reading,
+        size == Some(0),
+        &mut out,
+    )
+    .then_some(out)
 }
 
 /// The solver proper. The sizes of `shape` and `new_shape` must be equal (and bounded),
-/// `order` resolved (`C` or `F`), `empty` whether that size is 0, and `out` as long as
-/// `new_shape`.
+/// `empty` whether that size is 0, and `out` as long as `new_shape`.
 #[inline]
 pub(crate) fn solve(
     shape: &[usize],
     strides: &[isize],
     new_shape: &[usize],
-    order: Order,
+    reading: Reading,
     empty: bool,
     out: &mut [isize],
 ) -> bool {
@@ -253,7 +193,13 @@ pub(crate) fn solve(
         return true;
     }
     if let [flat] = out {
-        return solve_flat(shape, strides, order == Order::F, flat);
+        return match flat_stride(shape, strides, reading) {
+            Some(s) => {
+                *flat = s;
+                true
+            }
+            None => false,
+        };
     }
     // The input's axes longer than 1, packed (length-1 axes address nothing and join any
     // neighbour): on the stack up to `INLINE` axes, which also spares the group loop below
@@ -276,49 +222,51 @@ pub(crate) fn solve(
             ond += 1;
         }
     }
-    solve_packed(
-        &dims[..ond],
-        &steps[..ond],
-        new_shape,
-        order == Order::F,
-        out,
-    )
+    solve_packed(&dims[..ond], &steps[..ond], new_shape, reading, out)
 }
 
-/// [`solve`] into a 1-D shape (a flatten, the most common reshape), what [`solve_packed`] finds
-/// for one group without its bookkeeping: a view when the input's axes longer than 1 are evenly
-/// spaced in the reading order, its stride that of the one read fastest (1 when there is none).
+/// The stride of the one axis a non-empty layout reads as in `reading`, when its axes longer
+/// than 1 are evenly spaced in that order (1 when there is none), or `None`: what
+/// [`solve_packed`] finds for a flatten, and the contiguity test (a stride of 1).
 #[inline]
-fn solve_flat(shape: &[usize], strides: &[isize], f: bool, out: &mut isize) -> bool {
-    let n = shape.len();
+pub(crate) fn flat_stride(shape: &[usize], strides: &[isize], reading: Reading) -> Option<isize> {
+    // One loop per reading order, so the loop body has no branch on it.
+    let axes = shape.iter().zip(strides);
+    match reading {
+        Reading::C => flat_stride_of(axes),
+        Reading::F => flat_stride_of(axes.rev()),
+    }
+}
+
+#[inline(always)]
+fn flat_stride_of<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>) -> Option<isize> {
     let mut inner: Option<isize> = None;
-    for i in 0..n {
-        let k = if f { n - 1 - i } else { i };
-        let (d, s) = (shape[k], strides[k]);
+    for (&d, &s) in axes {
         if d == 1 {
             continue;
         }
-        // The axis read before this one must step over it exactly.
-        if inner.is_some() && inner != (d as isize).checked_mul(s) {
-            return false;
+        if let Some(outer) = inner {
+            if !steps_over(outer, d, s) {
+                return None;
+            }
         }
         inner = Some(s);
     }
-    *out = inner.unwrap_or(1);
-    true
+    Some(inner.unwrap_or(1))
 }
 
-/// [`solve`] on an input without length-1 axes (`shape`, `strides`), in F order if `f`.
+/// [`solve`] on an input without length-1 axes (`shape`, `strides`).
 #[inline]
 fn solve_packed(
     shape: &[usize],
     strides: &[isize],
     new: &[usize],
-    f: bool,
+    reading: Reading,
     out: &mut [isize],
 ) -> bool {
     // Every product of dims below stays within the (bounded, equal) sizes; strides are
     // multiplied checked, and a stride that does not fit in isize means no view.
+    let f = reading == Reading::F;
     let ond = shape.len();
     let newnd = new.len();
     let mut ni = 0usize;
@@ -347,9 +295,9 @@ fn solve_packed(
         // The input axes of the group must be evenly spaced in the reading order.
         for k in oi + 1..oj {
             let joined = if f {
-                Some(strides[k]) == (shape[k - 1] as isize).checked_mul(strides[k - 1])
+                steps_over(strides[k], shape[k - 1], strides[k - 1])
             } else {
-                Some(strides[k - 1]) == (shape[k] as isize).checked_mul(strides[k])
+                steps_over(strides[k - 1], shape[k], strides[k])
             };
             if !joined {
                 return false;
@@ -463,7 +411,7 @@ mod tests {
                     c /= steps.len();
                 }
                 let size: usize = shape.iter().product();
-                for f in [false, true] {
+                for f in [Reading::C, Reading::F] {
                     let (dims, st): (Vec<usize>, Vec<isize>) = shape
                         .iter()
                         .zip(&strides)
@@ -473,11 +421,11 @@ mod tests {
                     let mut general = [0isize];
                     let g = solve_packed(&dims, &st, &[size], f, &mut general);
                     let mut flat = 0isize;
-                    let q = solve_flat(&shape, &strides, f, &mut flat);
+                    let q = flat_stride(&shape, &strides, f).map(|s| flat = s).is_some();
                     assert_eq!(
                         (q, q.then_some(flat)),
                         (g, g.then_some(general[0])),
-                        "{shape:?} {strides:?} f={f}"
+                        "{shape:?} {strides:?} {f:?}"
                     );
                     checked += 1;
                 }

@@ -253,24 +253,33 @@
 // Table-driven unit tests use tuple-typed tables.
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
+// Modules from the leaves to the API; each imports only from those above it.
 mod copy;
+mod dims;
 pub mod error;
 mod ext;
 pub mod fluid;
 pub mod layout;
 mod small;
 mod spec;
+mod view;
 
+pub use dims::Order;
 pub use error::{Dialect, ErrorContext, ReshapeError};
-pub use ext::{IntoReshapeData, ReshapeExt};
-pub use layout::Order;
+pub use ext::ReshapeExt;
 pub use spec::like::{IntoLike, Like};
 pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;
 pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
-pub use spec::{IntoSpec, ShapeItem, ShapeSpec, SpecInt, SpecList, SpecValues};
+pub use spec::ShapeSpec;
+pub use spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
+pub use view::IntoReshapeData;
+
+/// The former name of [`IntoSpecList`].
+#[doc(hidden)]
+pub use spec::IntoSpecList as SpecValues;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

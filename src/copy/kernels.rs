@@ -1,37 +1,39 @@
-//! The inner loops of a copy: strided rows, and cache-blocked tiles of two axes.
+//! The inner loops of a copy: strided rows, the small-copy walk, and cache-blocked tiles of two
+//! axes.
 //!
-//! Both read a live view through its pointer and strides and write into a raw output buffer that
-//! is C-contiguous in the view's (simplified) shape.
+//! Each reads a live array through its pointer and strides and writes into a raw output buffer
+//! that is C-contiguous in the (simplified) shape it reads.
 
-use super::Layout;
+use super::Source;
+use crate::dims::{merge_axis, Reading};
 use crate::small::Small;
 
 /// Clone the elements at flat C-order indices `start .. start + len` into `dst[..len]`.
 ///
 /// # Safety
 ///
-/// `layout` must describe a live, readable view (every index within its shape is an element),
+/// `source` must describe a live, readable view (every index within its shape is an element),
 /// `start + len` must not exceed its element count, and `dst` must point to `len` writable slots
 /// no other thread touches.
 pub(super) unsafe fn copy_range<A: Clone>(
-    layout: &Layout<A>,
+    source: &Source<A>,
     start: usize,
     dst: *mut A,
     len: usize,
 ) {
-    let shape = &layout.shape;
-    let strides = &layout.strides;
+    let shape = &source.shape;
+    let strides = &source.strides;
     let nd = shape.len();
     if len == 0 {
         return;
     }
     if nd == 0 {
         // SAFETY: a single element (all axes had length 1), at `ptr`; one slot at `dst`.
-        unsafe { dst.write((*layout.ptr).clone()) };
+        unsafe { dst.write((*source.ptr).clone()) };
         return;
     }
-    // Whole rows of a 2-D layout (most row copies, after simplification): no multi-index
-    // bookkeeping per row. The whole layout at once (a serial copy) is told apart without a
+    // Whole rows of a 2-D source (most row copies, after simplification): no multi-index
+    // bookkeeping per row. The whole source at once (a serial copy) is told apart without a
     // division, which costs more than the rest of a 64-byte copy's row setup.
     let whole = nd == 2 && start == 0 && len == shape[0] * shape[1];
     if whole || (nd == 2 && start % shape[1] == 0 && len % shape[1] == 0) {
@@ -42,11 +44,11 @@ pub(super) unsafe fn copy_range<A: Clone>(
             (start / n1, len / n1)
         };
         for r in 0..rows {
-            // SAFETY: row `first + r` is inside the layout (`start + len` does not exceed its
+            // SAFETY: row `first + r` is inside the source (`start + len` does not exceed its
             // element count), so its `n1` elements are elements of the view; the slots
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
             unsafe {
-                let row = layout.ptr.offset((first + r) as isize * s0);
+                let row = source.ptr.offset((first + r) as isize * s0);
                 copy_row(row, s1, dst.add(r * n1), n1);
             }
         }
@@ -81,7 +83,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         // `take` elements along the last axis from there are elements of the view; the slots
         // `written .. written + take` are ours.
         unsafe {
-            copy_row(layout.ptr.offset(off), inner_s, dst.add(written), take);
+            copy_row(source.ptr.offset(off), inner_s, dst.add(written), take);
         }
         written += take;
         if written == len {
@@ -107,13 +109,12 @@ pub(super) unsafe fn copy_range<A: Clone>(
 /// The most axes [`walk`] takes (after dropping length-1 axes and merging).
 pub(super) const WALK_MAX_AXES: usize = 8;
 
-/// Clone every element of the array at `ptr` (`shape`, `strides`), read in C order (`f`
-/// false) or F order, into `dst[..n]`, where `n` is the array's element count: the whole copy
-/// in one pass over the array's own axes, for small outputs, with no plan, no chunking and no
-/// allocation. Length-1 axes are dropped and axes that are evenly spaced in the reading order
-/// merged, as [`Layout::read`] does, into a fixed stack array; rows run along the axis read
-/// fastest. Returns `false`, having written nothing, when more than [`WALK_MAX_AXES`] axes
-/// remain.
+/// Clone every element of the array at `ptr` (`shape`, `strides`), read in `reading`, into
+/// `dst[..n]`, where `n` is the array's element count: the whole copy in one pass over the
+/// array's own axes, for small outputs, with no schedule, no chunking and no allocation. The
+/// axes are simplified by [`merge_axis`], as [`Source::read`] does, into a fixed stack array;
+/// rows run along the axis read fastest. Returns `false`, having written nothing, when more
+/// than [`WALK_MAX_AXES`] axes remain.
 ///
 /// # Safety
 ///
@@ -124,22 +125,17 @@ pub(super) unsafe fn walk<A: Clone>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],
-    f: bool,
+    reading: Reading,
     dst: *mut A,
 ) -> bool {
     let nd = shape.len();
     let mut dims = [0usize; WALK_MAX_AXES];
     let mut steps = [0isize; WALK_MAX_AXES];
     let mut m = 0usize;
-    for k in 0..nd {
-        let a = if f { nd - 1 - k } else { k };
-        let (d, s) = (shape[a], strides[a]);
-        if d == 1 {
-            continue;
-        }
-        if m > 0 && super::steps_over(steps[m - 1], d, s) {
-            dims[m - 1] *= d;
-            steps[m - 1] = s;
+    for i in 0..nd {
+        let k = reading.axis(i, nd);
+        let (d, s) = (shape[k], strides[k]);
+        if merge_axis(&mut dims[..m], &mut steps[..m], d, s) {
             continue;
         }
         if m == WALK_MAX_AXES {
@@ -156,9 +152,7 @@ pub(super) unsafe fn walk<A: Clone>(
     }
     let (inner, step) = (dims[m - 1], steps[m - 1]);
     let outer = (&dims[..m - 1], &steps[..m - 1]);
-    // `copy_row`'s choice of row kernel, made once for the whole walk instead of per row (the
-    // loop unswitched by hand: callgrind, 8 x 8 transposed `f32` flattened to a typed result,
-    // 1,049 -> 1,003 instructions per call).
+    // `copy_row`'s choice of row kernel, made once for the whole walk instead of per row.
     // SAFETY: the caller's contract. `walk_rows` calls each closure (local to this block) only
     // with the start of a row of the array, whose `inner` elements lie `step` apart along the
     // axis read fastest, and that row's own `inner` output slots.
@@ -290,18 +284,8 @@ impl Tiles {
             out_strides[k] = out_strides[k + 1] * shape[k + 1];
         }
         // Along `p` (the input's contiguous axis) 256 bytes, 16 to 64 elements; along `q` (the
-        // output's) a cache line, at least 16 elements. Measured on f32 transposes, one thread,
-        // best of 9 x 500 copies, sides 45 to 1000: 64 x 16 took 0.5x to 0.6x the time of the
-        // earlier 16 x 16 at every side; 32 x 8, 64 x 8, 128 x 16, 256 x 32 and 64 x 32 were
-        // between the two. For f64, 32 x 16 was best by a few percent.
-        //
-        // From [`LARGE_TILE_BYTES`] of output (past the caches) the tiles grow to 1 KiB along
-        // `p` by 256 bytes along `q`: longer runs per page and per output row. Measured on f32
-        // transposes, two threads, median of 3 to 4 runs of best of 5 to 7 copies, 256 x 64
-        // against 64 x 16: fresh output 26.6 vs 18.7 GB/s at 8 MiB, 13.3 vs 10.5 at 16 MiB,
-        // 13.5 vs 10.5 at 32 MiB, 8.2 vs 7.4 at 64 MiB, 7.5 vs 5.7 at 256 MiB; into a reused
-        // buffer 9.8 vs 7.5 at 64 MiB and 9.9 vs 6.8 at 256 MiB; but 14.7 vs 17.0 at 4 MiB.
-        // For f64 (128 x 32 against 32 x 16) the two were within the run-to-run spread.
+        // output's) a cache line, at least 16 elements. Past the caches, 1 KiB by 256 bytes:
+        // longer runs per page and per output row (BENCHMARKS.md, "Thresholds").
         let (tile, tq) = if bytes >= LARGE_TILE_BYTES {
             ((1024 / elem).clamp(16, 256), (256 / elem).clamp(16, 64))
         } else {
@@ -329,12 +313,12 @@ impl Tiles {
     ///
     /// # Safety
     ///
-    /// `layout` must be the live view this plan was made for, and `dst` its C-contiguous output
-    /// buffer. Units write pairwise disjoint output slots: unit `u` writes exactly the slots
+    /// `source` must be the live view these tiles were made for, and `dst` its C-contiguous
+    /// output buffer. Units write pairwise disjoint output slots: unit `u` writes exactly the slots
     /// whose index along `p` is in its block and whose other indices are its own.
-    pub(super) unsafe fn run_unit<A: Clone>(&self, layout: &Layout<A>, u: usize, dst: *mut A) {
-        let shape = &layout.shape;
-        let strides = &layout.strides;
+    pub(super) unsafe fn run_unit<A: Clone>(&self, source: &Source<A>, u: usize, dst: *mut A) {
+        let shape = &source.shape;
+        let strides = &source.strides;
         let q = shape.len() - 1;
         let (p, tile) = (self.p, self.tile);
         let pb = u % self.p_blocks;
@@ -360,7 +344,7 @@ impl Tiles {
             // the view (so every source offset is an element) and in this unit's output slots.
             unsafe {
                 tile_kernel(
-                    layout.ptr.offset(src_off + j0 as isize * sq),
+                    source.ptr.offset(src_off + j0 as isize * sq),
                     sp,
                     sq,
                     dst.add(dst_off + j0),

@@ -1,113 +1,84 @@
-//! The copy kernels: gather a strided input into a fresh buffer, in C (row-major) reading order.
+//! The copy engine: gathers a strided input, read in C or F order, into a fresh buffer or the
+//! caller's, contiguous in that order; row copies or cache-blocked tiles, on rayon when large.
 //!
-//! This is the only module besides view construction with `unsafe` code. A reading in F order
-//! is a reading in C order of the input with its axes reversed, so the kernels only know C.
+//! With `view`, the only module with `unsafe` code (raw writes into the output). An F-order
+//! reading is a C-order reading of the axes reversed, so past [`Source::read`] the kernels only
+//! know C order.
 
 #[cfg(feature = "hugepages")]
 mod hugepages;
 mod kernels;
 
-use ndarray::{Array, ArrayRef, Dimension, IxDyn, ShapeBuilder};
+use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
 
+use crate::dims::{contiguous_dims, merge_axis, Reading};
 use crate::small::Small;
 
-use crate::layout::Order;
-
-/// Below this many bytes of output a copy stays on the calling thread. Measured on 2 cores
-/// (f32 transposes, best of 7 x 200 copies, two runs; time with two threads over time with
-/// one): 32 KiB 0.97-1.15, 64 KiB 1.14-1.44 (two threads lose), 128 KiB 0.89-0.98 (even),
-/// 256 KiB 0.75-0.79, 1 MiB 0.51-0.60. (An earlier, single run had two threads winning from
-/// 64 KiB; waking the pool's threads costs more on some runs of this virtual machine.) Row
-/// copies are cut in [`CHUNK_BYTES`] units, so they only go parallel from twice that.
+/// Below this many bytes of output a copy stays on the calling thread: below it, waking the
+/// pool's second thread costs more than it saves (BENCHMARKS.md, "Thresholds"). Row copies are
+/// cut in [`CHUNK_BYTES`] units, so they only go parallel from twice that.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
-/// A raw layout: the pointer to element `[0, ..., 0]`, the shape, and signed strides (inline
-/// up to 8 axes: a small copy allocates nothing but its output).
-pub(crate) struct Layout<A> {
+/// What a copy reads: the pointer to element `[0, ..., 0]`, and the shape and signed strides of
+/// the input simplified for the reading order (inline up to 8 axes).
+pub(crate) struct Source<A> {
     pub(crate) ptr: *const A,
     pub(crate) shape: Small<usize>,
     pub(crate) strides: Small<isize>,
 }
 
-// SAFETY: a `Layout` is only built from an array borrowed for the whole copy and is only read
+// SAFETY: a `Source` is only built from an array borrowed for the whole copy and is only read
 // through; sharing it across threads is sharing `&A`, which is sound when `A: Sync`.
-unsafe impl<A: Sync> Sync for Layout<A> {}
-// SAFETY: as for `Sync`: moving a `Layout` to another thread hands it read access to `&A` only.
-unsafe impl<A: Sync> Send for Layout<A> {}
+unsafe impl<A: Sync> Sync for Source<A> {}
+// SAFETY: as for `Sync`: moving a `Source` to another thread hands it read access to `&A` only.
+unsafe impl<A: Sync> Send for Source<A> {}
 
-impl<A> Layout<A> {
-    /// An empty layout at `ptr`, for [`read`](Self::read) to fill in place.
+impl<A> Source<A> {
+    /// An empty source at `ptr`, for [`read`](Self::read) to fill in place.
     #[inline(always)]
     fn at(ptr: *const A) -> Self {
-        Layout {
+        Source {
             ptr,
             shape: Small::new(),
             strides: Small::new(),
         }
     }
 
-    /// Fill this (empty) layout with `a` read in `order`, simplified: length-1 axes dropped
-    /// and neighbours that are evenly spaced in the reading order merged, keeping the same
-    /// reading order with fewer, longer axes. An F-order read is a C-order read of the
-    /// reversed axes, so the result is always read in C order.
-    ///
-    /// Filled in place on purpose: a layout built in a function and returned was moved with a
-    /// `memcpy` of its 200 bytes, right after its entries were written (callgrind, small copy).
+    /// Fill this (empty) source with `a` read in `reading`, simplified by [`merge_axis`]: the same
+    /// reading order with fewer, longer axes, outermost first, always read in C order. Filled in
+    /// place: a source returned by value is moved with a `memcpy` of its 200 bytes.
     #[inline(always)]
-    fn read<D: Dimension>(&mut self, a: &ArrayRef<A, D>, order: Order) {
+    fn read<D: Dimension>(&mut self, a: &ArrayRef<A, D>, reading: Reading) {
         let (shape, strides) = (a.shape(), a.strides());
-        if order == Order::F {
-            (0..shape.len())
-                .rev()
-                .for_each(|k| self.add(shape[k], strides[k]));
-        } else {
-            (0..shape.len()).for_each(|k| self.add(shape[k], strides[k]));
+        let n = shape.len();
+        for i in 0..n {
+            let k = reading.axis(i, n);
+            let (d, s) = (shape[k], strides[k]);
+            if !merge_axis(&mut self.shape, &mut self.strides, d, s) {
+                self.shape.push(d);
+                self.strides.push(s);
+            }
         }
     }
 
     /// [`at`](Self::at) and [`read`](Self::read) (for tests; the copies fill in place).
     #[cfg(test)]
-    fn of<D: Dimension>(a: &ArrayRef<A, D>, order: Order) -> Self {
-        let mut l = Layout::at(a.as_ptr());
-        l.read(a, order);
+    fn of<D: Dimension>(a: &ArrayRef<A, D>, reading: Reading) -> Self {
+        let mut l = Source::at(a.as_ptr());
+        l.read(a, reading);
         l
     }
-
-    /// Append an axis of length `d` and stride `s` (outer to inner), dropping length 1 and
-    /// merging it into the previous axis when that one steps over it exactly.
-    #[inline(always)]
-    fn add(&mut self, d: usize, s: isize) {
-        if d == 1 {
-            return;
-        }
-        let n = self.shape.len();
-        if n > 0 && steps_over(self.strides[n - 1], d, s) {
-            self.shape[n - 1] *= d;
-            self.strides[n - 1] = s;
-            return;
-        }
-        self.shape.push(d);
-        self.strides.push(s);
-    }
 }
 
-/// Whether an axis of stride `outer` steps exactly over the next axis read (length `d`, stride
-/// `s`), so the two read as one axis of stride `s`. Wrapping: a product that overflows matches
-/// no real stride.
-#[inline(always)]
-fn steps_over(outer: isize, d: usize, s: isize) -> bool {
-    outer == s.wrapping_mul(d as isize)
-}
-
-/// A fresh array of `shape` holding the elements of `a` read in `order` (`C` or `F`),
-/// contiguous in that order, with its dims built by `mk` (`IxDyn`, or
-/// [`typed_dim`](crate::layout::typed_dim) of rank `shape.len()`).
+/// A fresh array of `shape` holding the elements of `a` read in `reading`, contiguous in that
+/// order, with its dims built by `mk` (`IxDyn`, or [`typed_dim`](crate::dims::typed_dim) of
+/// rank `shape.len()`). `shape` must be a planned target of a reshape of `a`.
 #[inline]
-pub(crate) fn copy_to_in<A, D, E>(
+pub(crate) fn copy_to<A, D, E>(
     a: &ArrayRef<A, D>,
     shape: &[usize],
-    order: Order,
+    reading: Reading,
     mk: impl Fn(&[usize]) -> E,
 ) -> Array<A, E>
 where
@@ -115,8 +86,8 @@ where
     D: Dimension,
     E: Dimension,
 {
-    let f = order == Order::F;
-    let data = gather(a, order);
+    let f = reading == Reading::F;
+    let data = gather(a, reading);
     debug_assert_eq!(
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
@@ -125,54 +96,16 @@ where
         // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
         return unsafe { Array::from_shape_vec_unchecked(mk(shape).set_f(f), data) };
     }
-    let shape = crate::layout::contiguous_shape_in(shape, order, mk);
+    let shape = contiguous_dims(shape, reading, mk);
     // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
     // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
     // vector in bounds, each element once.
     unsafe { Array::from_shape_vec_unchecked(shape, data) }
 }
 
-/// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
-/// keeping its buffer.
-///
-/// `shape`/`strides` must be a view reshape of `a` found by the solver: a bijection onto the
-/// same elements, so the lowest address is the same too.
-pub(crate) fn owned_with_layout<A, D: Dimension>(
-    a: Array<A, D>,
-    shape: &[usize],
-    strides: &[isize],
-) -> Array<A, IxDyn> {
-    let empty = a.is_empty();
-    let to_low = crate::layout::low_offset(a.shape(), a.strides());
-    let (mut vec, offset) = a.into_raw_vec_and_offset();
-    if empty {
-        let zeros = IxDyn::zeros(shape.len());
-        // SAFETY: an empty array with zero strides never offsets its pointer: conditions 3-5 of
-        // `from_shape_vec_unchecked` hold for any vector.
-        return unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(zeros), vec) };
-    }
-    let low = offset.unwrap_or(0) as isize + to_low;
-    if low > 0 {
-        // Elements before the lowest one are not part of the array (it was sliced): move the
-        // array's elements to the front of the same buffer, so the lowest is at index 0.
-        vec.drain(..low as usize);
-    }
-    // ndarray stores strides as `usize`, negative ones in two's complement.
-    let ustrides: IxDyn = crate::ext::dim_filled(strides.len(), |u| {
-        u.iter_mut()
-            .zip(strides)
-            .for_each(|(u, &s)| *u = s as usize)
-    });
-    // SAFETY: the new layout addresses exactly the elements of `a` (a solver view of it), whose
-    // lowest is now at index 0; `from_shape_vec_unchecked` puts the logical first element at
-    // the offset of the negative strides, which is where it was relative to the lowest. The
-    // elements are distinct and in bounds, as they were in `a`.
-    unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(ustrides), vec) }
-}
-
-/// Copy the elements of `a`, read in `order`, into `out` (as long as `a`): the buffer of
+/// Copy the elements of `a`, read in `reading`, into `out` (as long as `a`): the buffer of
 /// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into).
-pub(crate) fn copy_into<A, D>(a: &ArrayRef<A, D>, order: Order, out: &mut [A])
+pub(crate) fn copy_into<A, D>(a: &ArrayRef<A, D>, reading: Reading, out: &mut [A])
 where
     A: Copy + Send + Sync,
     D: Dimension,
@@ -186,15 +119,15 @@ where
     // borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, each written
     // once; overwriting initialized `Copy` values without dropping them is sound (they have no
     // drop glue).
-    if small_output::<A>(n) && unsafe { walk_array(a, order, out.as_mut_ptr()) } {
+    if small_output::<A>(n) && unsafe { walk_array(a, reading, out.as_mut_ptr()) } {
         return;
     }
-    let mut layout = Layout::at(a.as_ptr());
-    layout.read(a, order);
-    let plan = Plan::new(&layout, n);
-    // SAFETY: as above; `layout` describes `a` and the plan's units write disjoint slots that
-    // together cover `out` once.
-    unsafe { run(&layout, &plan, Dst(out.as_mut_ptr()), n) };
+    let mut source = Source::at(a.as_ptr());
+    source.read(a, reading);
+    let schedule = Schedule::new(&source, n);
+    // SAFETY: as above; `source` describes `a` and the schedule's units write disjoint slots
+    // that together cover `out` once.
+    unsafe { run(&source, &schedule, Dst(out.as_mut_ptr()), n) };
 }
 
 /// Whether an output of `n` elements of `A` is under [`SMALL_BYTES`]: copied in one
@@ -204,7 +137,7 @@ fn small_output<A>(n: usize) -> bool {
     n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES
 }
 
-/// [`kernels::walk`] over `a`, read in `order`, into `dst`; `false`, having written nothing,
+/// [`kernels::walk`] over `a`, read in `reading`, into `dst`; `false`, having written nothing,
 /// when too many axes remain for the walk.
 ///
 /// # Safety
@@ -212,21 +145,21 @@ fn small_output<A>(n: usize) -> bool {
 /// `a` must be non-empty and `dst` must point to `a.len()` writable slots that do not overlap
 /// it and that no other thread touches.
 #[inline(always)]
-unsafe fn walk_array<A, D>(a: &ArrayRef<A, D>, order: Order, dst: *mut A) -> bool
+unsafe fn walk_array<A, D>(a: &ArrayRef<A, D>, reading: Reading, dst: *mut A) -> bool
 where
     A: Clone,
     D: Dimension,
 {
     // SAFETY: `a` is a live, non-empty array and `dst` has room for its elements (the
     // caller's contract).
-    unsafe { kernels::walk(a.as_ptr(), a.shape(), a.strides(), order == Order::F, dst) }
+    unsafe { kernels::walk(a.as_ptr(), a.shape(), a.strides(), reading, dst) }
 }
 
-/// The elements of `a`, read in `order`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
-/// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for
-/// the walk) through [`gather_c_into`]'s plan, in the same buffer.
+/// The elements of `a`, read in `reading`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
+/// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for the walk)
+/// through [`gather_c_into`]'s schedule, in the same buffer.
 #[inline(always)]
-fn gather<A, D>(a: &ArrayRef<A, D>, order: Order) -> Vec<A>
+fn gather<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Vec<A>
 where
     A: Clone + Send + Sync,
     D: Dimension,
@@ -236,51 +169,51 @@ where
         let mut out: Vec<A> = Vec::with_capacity(n);
         // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` (fresh) has
         // room for its `n` elements, which the walk writes once each when it returns `true`.
-        if unsafe { walk_array(a, order, out.as_mut_ptr()) } {
+        if unsafe { walk_array(a, reading, out.as_mut_ptr()) } {
             // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
             // gets here and leaves the `Vec` at length 0.
             unsafe { out.set_len(n) };
             return out;
         }
-        // Too many axes for the walk: the same (still empty) buffer, through the plan.
+        // Too many axes for the walk: the same (still empty) buffer, through the schedule.
         out
     } else {
         Vec::with_capacity(n)
     };
-    let mut layout = Layout::at(a.as_ptr());
-    layout.read(a, order);
-    gather_c_into(&layout, out, n)
+    let mut source = Source::at(a.as_ptr());
+    source.read(a, reading);
+    gather_c_into(&source, out, n)
 }
 
 /// Below this many bytes of output a copy is one [`walk`](kernels::walk) of the array: no
-/// simplified layout, no plan, no chunks (the row copy such outputs get anyway, without its
-/// fixed cost). The same bound as [`TILE_MIN_BYTES`]: tiles are never planned below it.
+/// [`Source`], no schedule, no chunks (the row copy such outputs get anyway, without its fixed
+/// cost). The same bound as [`TILE_MIN_BYTES`]: tiles are never planned below it.
 const SMALL_BYTES: usize = TILE_MIN_BYTES;
 
-/// The `n` elements `layout` addresses, in C reading order, in a fresh `Vec` (the plan path
+/// The `n` elements `source` addresses, in C reading order, in a fresh `Vec` (the schedule
 /// alone, for the tests).
 #[cfg(test)]
-pub(crate) fn gather_c<A: Clone + Send + Sync>(layout: &Layout<A>, n: usize) -> Vec<A> {
-    gather_c_into(layout, Vec::with_capacity(n), n)
+pub(crate) fn gather_c<A: Clone + Send + Sync>(source: &Source<A>, n: usize) -> Vec<A> {
+    gather_c_into(source, Vec::with_capacity(n), n)
 }
 
-/// The `n` elements `layout` addresses, in C reading order, written into `out` (empty, with
+/// The `n` elements `source` addresses, in C reading order, written into `out` (empty, with
 /// room for `n`), which is returned.
 ///
 /// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
 /// caller's rayon pool is used.
-fn gather_c_into<A: Clone + Send + Sync>(layout: &Layout<A>, mut out: Vec<A>, n: usize) -> Vec<A> {
+fn gather_c_into<A: Clone + Send + Sync>(source: &Source<A>, mut out: Vec<A>, n: usize) -> Vec<A> {
     debug_assert!(out.is_empty() && out.capacity() >= n);
     if n == 0 {
         return out;
     }
     #[cfg(feature = "hugepages")]
     hugepages::advise(&mut out);
-    let plan = Plan::new(layout, n);
+    let schedule = Schedule::new(source, n);
     let dst = Dst(out.as_mut_ptr());
-    // SAFETY: `layout` describes a live array of `n` elements and `dst` has capacity `n`; the
-    // plan's units write disjoint slots that together cover `0..n` exactly once.
-    unsafe { run(layout, &plan, dst, n) };
+    // SAFETY: `source` describes a live array of `n` elements and `dst` has capacity `n`; the
+    // schedule's units write disjoint slots that together cover `0..n` exactly once.
+    unsafe { run(source, &schedule, dst, n) };
     // SAFETY: every one of the first `n` slots is initialised (see above). If a `clone`
     // panicked we never get here, and the `Vec` drops with length 0: the clones made so far
     // leak, nothing uninitialised is read.
@@ -310,10 +243,9 @@ impl<A> Dst<A> {
 }
 
 /// How a copy is cut into units of work.
-// The tile plan is boxed: only copies of 16 KiB and more are tiled, where one small allocation
-// is noise, and an unboxed `Plan` (some 250 bytes) was moved with a `memcpy` on every copy,
-// the small row copies included.
-enum Plan {
+// The tiles are boxed: only copies of 16 KiB and more are tiled, where one small allocation is
+// noise, and an unboxed `Schedule` (some 250 bytes) is moved with a `memcpy` on every copy.
+enum Schedule {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
     Rows { chunk: usize },
@@ -323,36 +255,41 @@ enum Plan {
     Tiles(Box<kernels::Tiles>),
 }
 
-impl Plan {
-    fn new<A>(layout: &Layout<A>, n: usize) -> Plan {
-        let nd = layout.shape.len();
+impl Schedule {
+    fn new<A>(source: &Source<A>, n: usize) -> Schedule {
+        let nd = source.shape.len();
         let elem = std::mem::size_of::<A>().max(1);
         let bytes = n.saturating_mul(elem);
         if nd >= 2 && bytes >= TILE_MIN_BYTES {
             let q = nd - 1;
             let p = (0..q)
-                .min_by_key(|&i| layout.strides[i].unsigned_abs())
+                .min_by_key(|&i| source.strides[i].unsigned_abs())
                 .unwrap_or(0);
-            let sq = layout.strides[q].unsigned_abs();
+            let sq = source.strides[q].unsigned_abs();
             // Transpose only when reading along `p` is more local than along `q`, and only
             // where a strided row loses: large outputs, or rows whose stride in bytes maps
             // every read to a few cache sets.
-            if layout.strides[p].unsigned_abs() < sq
+            if source.strides[p].unsigned_abs() < sq
                 && sq > 1
                 && (bytes >= TILE_ALWAYS_BYTES || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
             {
-                return Plan::Tiles(Box::new(kernels::Tiles::new(&layout.shape, p, elem, bytes)));
+                return Schedule::Tiles(Box::new(kernels::Tiles::new(
+                    &source.shape,
+                    p,
+                    elem,
+                    bytes,
+                )));
             }
         }
-        Plan::Rows {
+        Schedule::Rows {
             chunk: (CHUNK_BYTES / elem).max(1),
         }
     }
 
     fn units(&self, n: usize) -> usize {
         match self {
-            Plan::Rows { chunk } => n.div_ceil(*chunk),
-            Plan::Tiles(t) => t.units(),
+            Schedule::Rows { chunk } => n.div_ceil(*chunk),
+            Schedule::Tiles(t) => t.units(),
         }
     }
 }
@@ -360,43 +297,45 @@ impl Plan {
 /// The flat range a row unit covers (the last unit may be short).
 const CHUNK_BYTES: usize = 64 * 1024;
 
-/// Below this many bytes of output every copy is a row copy: planning tiles costs more than
-/// it saves on data this small (measured on f32 transposes, one thread: rows took 0.6x to 0.8x
-/// the time of tiles at sides 4 to 31, and 0.7x to 0.9x at sides 32 to 45, i.e. 4 to 8 KiB).
+/// Below this many bytes of output every copy is a row copy: setting up tiles costs more than
+/// they save on data this small (BENCHMARKS.md, "Thresholds").
 const TILE_MIN_BYTES: usize = 16 * 1024;
 
 /// From this many bytes of output every transposing copy is tiled. Below it, and above
 /// [`TILE_MIN_BYTES`], only rows with a [`CONFLICT_STRIDE`] are: a strided row read (one
 /// element per cache line, the next row reusing the same lines) keeps its lines in L1/L2 up to
-/// here. Measured on f32 transposes, best of 3 x 9 x 500 copies, tile time over row time:
-/// 1.15 to 1.7 at sides 64 to 300 except 128, 0.98 to 1.03 at 400 to 1000, 0.94 at 1500, then
-/// 0.18 to 0.22 from 2000 (a column then touches more pages than the TLB holds); f64 1.0 to
-/// 1.3 at sides 45 to 110 except 64 and 128.
+/// here, and past it a column touches more pages than the TLB holds (BENCHMARKS.md,
+/// "Thresholds").
 const TILE_ALWAYS_BYTES: usize = 1024 * 1024;
 
 /// Row strides (in bytes) that are a multiple of this put the reads of a strided row into a
-/// few cache sets, which then thrash: tiles took 0.69x the time of rows for a 128 x 128 f32
-/// transpose (512-byte stride) and 0.58x for f64 (1 KiB).
+/// few cache sets, which then thrash: tiles win there even on small outputs (BENCHMARKS.md,
+/// "Thresholds").
 const CONFLICT_STRIDE: usize = 512;
 
-/// Run every unit of `plan`, in parallel when the output is large enough.
+/// Run every unit of `schedule`, in parallel when the output is large enough.
 ///
 /// # Safety
 ///
-/// `layout` must describe a live, readable view of `n` elements and `dst` must point to `n`
+/// `source` must describe a live, readable view of `n` elements and `dst` must point to `n`
 /// writable slots.
-unsafe fn run<A: Clone + Send + Sync>(layout: &Layout<A>, plan: &Plan, dst: Dst<A>, n: usize) {
-    let units = plan.units(n);
-    let unit = |u: usize| match plan {
+unsafe fn run<A: Clone + Send + Sync>(
+    source: &Source<A>,
+    schedule: &Schedule,
+    dst: Dst<A>,
+    n: usize,
+) {
+    let units = schedule.units(n);
+    let unit = |u: usize| match schedule {
         // SAFETY: unit `u` covers flat indices `u * chunk ..` (clamped to `n`), disjoint from
         // every other unit; the caller guarantees the view and the buffer.
-        Plan::Rows { chunk } => unsafe {
+        Schedule::Rows { chunk } => unsafe {
             let start = u * chunk;
             let len = (*chunk).min(n - start);
-            kernels::copy_range(layout, start, dst.ptr().add(start), len)
+            kernels::copy_range(source, start, dst.ptr().add(start), len)
         },
         // SAFETY: tile units write disjoint output blocks (see `Tiles::run_unit`).
-        Plan::Tiles(t) => unsafe { t.run_unit(layout, u, dst.ptr()) },
+        Schedule::Tiles(t) => unsafe { t.run_unit(source, u, dst.ptr()) },
     };
     #[cfg(feature = "rayon")]
     {
@@ -413,24 +352,24 @@ unsafe fn run<A: Clone + Send + Sync>(layout: &Layout<A>, plan: &Plan, dst: Dst<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::{s, Array, ArrayView, Axis};
+    use ndarray::{s, Array, ArrayView, Axis, IxDyn};
 
-    /// Both copy paths (the plan of `gather_c`, and `gather`, which walks small outputs) in
+    /// Both copy paths (the schedule of `gather_c`, and `gather`, which walks small outputs) in
     /// both reading orders give the elements in that order.
     fn check(view: ArrayView<'_, i64, IxDyn>) {
         let want: Vec<i64> = view.iter().copied().collect();
         let want_f: Vec<i64> = view.t().iter().copied().collect();
         let at = format!("shape {:?} strides {:?}", view.shape(), view.strides());
         assert_eq!(
-            gather_c(&Layout::of(&view, Order::C), view.len()),
+            gather_c(&Source::of(&view, Reading::C), view.len()),
             want,
             "{at}"
         );
-        assert_eq!(gather(&view, Order::C), want, "walk, C, {at}");
-        assert_eq!(gather(&view, Order::F), want_f, "walk, F, {at}");
+        assert_eq!(gather(&view, Reading::C), want, "walk, C, {at}");
+        assert_eq!(gather(&view, Reading::F), want_f, "walk, F, {at}");
     }
 
-    /// More axes than `walk` takes (after merging): the plan path, with the same values.
+    /// More axes than `walk` takes (after merging): the schedule, with the same values.
     #[test]
     fn many_axes() {
         let a = Array::from_iter(0..1024i64)
@@ -445,7 +384,7 @@ mod tests {
             ndarray::Slice::new(0, None, if ax.axis.index() % 3 == 0 { -1 } else { 1 })
         }));
         // Every other axis reversed: no two neighbours merge, so ten axes remain, more than
-        // the walk takes; this small copy falls back to the plan in the walk's buffer.
+        // the walk takes; this small copy falls back to the schedule in the walk's buffer.
         let alternate = a.slice_each_axis(|ax| {
             ndarray::Slice::new(0, None, if ax.axis.index() % 2 == 0 { -1 } else { 1 })
         });
@@ -456,7 +395,7 @@ mod tests {
                 alternate.as_ptr(),
                 alternate.shape(),
                 alternate.strides(),
-                false,
+                Reading::C,
                 out.as_mut_ptr(),
             )
         };
@@ -503,7 +442,10 @@ mod tests {
     #[test]
     fn tiles_or_rows_by_size_and_stride() {
         let tiled = |v: &ArrayView<'_, i64, IxDyn>| {
-            matches!(Plan::new(&Layout::of(v, Order::C), v.len()), Plan::Tiles(_))
+            matches!(
+                Schedule::new(&Source::of(v, Reading::C), v.len()),
+                Schedule::Tiles(_)
+            )
         };
         for (side, want) in [
             (40, false),
@@ -549,6 +491,6 @@ mod tests {
         let a = Array::from_shape_fn((7, 9), |(i, j)| format!("{i}-{j}"));
         let v = a.t().into_dyn();
         let want: Vec<String> = v.iter().cloned().collect();
-        assert_eq!(gather_c(&Layout::of(&v, Order::C), v.len()), want);
+        assert_eq!(gather_c(&Source::of(&v, Reading::C), v.len()), want);
     }
 }

@@ -4,9 +4,8 @@ use std::fmt;
 
 use ndarray::{ArrayBase, Dimension, RawData};
 
-use super::{
-    checked_size, fmt_range, input_size, with_context, Sealed, ShapeSpec, SpecList, SpecValues,
-};
+use super::{fmt_range, input_size, IntoSpecList, Sealed, ShapeSpec, SpecList};
+use crate::dims::checked_size;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -56,7 +55,7 @@ impl Like {
     /// use ndarray_reshape::{Like, ShapeSpec};
     /// assert_eq!(Like::new(&[3, 2]).infer_shape(&[6]).unwrap(), vec![3, 2]);
     /// ```
-    pub fn new(rhs: impl SpecValues) -> Self {
+    pub fn new(rhs: impl IntoSpecList) -> Self {
         Like {
             rhs: rhs.into_spec_list(),
             lhs_begin: None,
@@ -154,7 +153,7 @@ impl ShapeSpec for Like {
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         self.infer(input, dims)
-            .map_err(|f| with_context(f, Dialect::Like, input, self))
+            .map_err(|f| f.attach(Dialect::Like, input, self))
     }
 }
 

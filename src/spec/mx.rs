@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_reading, input_size, read, reading, split_pair, with_context, Out, Sealed,
-    ShapeSpec, SpecList, SpecValues, Track,
+    dim_of, input_reading, input_size, read, reading, split_pair, IntoSpecList, Out, Sealed,
+    ShapeSpec, SpecList, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -69,7 +69,7 @@ impl Mx {
     /// use ndarray_reshape::{Mx, ShapeSpec};
     /// assert_eq!(Mx::new(vec![-3i64, -2]).infer_shape(&[2, 3, 4]).unwrap(), vec![6, 4]);
     /// ```
-    pub fn new(spec: impl SpecValues) -> Self {
+    pub fn new(spec: impl IntoSpecList) -> Self {
         Mx {
             spec: spec.into_spec_list(),
             reverse: false,
@@ -94,7 +94,7 @@ impl Mx {
     /// use ndarray_reshape::{Mx, ShapeSpec};
     /// assert_eq!(Mx::target_shape(&[2, 0]).infer_shape(&[2, 3, 5, 5]).unwrap(), vec![2, 75]);
     /// ```
-    pub fn target_shape(target: impl SpecValues) -> MxTarget {
+    pub fn target_shape(target: impl IntoSpecList) -> MxTarget {
         MxTarget {
             target: target.into_spec_list(),
             keep_highest: false,
@@ -125,7 +125,7 @@ impl ShapeSpec for Mx {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| with_context(f, Dialect::Mx, input, self))
+            .map_err(|f| f.attach(Dialect::Mx, input, self))
     }
 }
 
@@ -343,7 +343,7 @@ impl ShapeSpec for MxTarget {
         self.target
             .values()
             .and_then(|t| infer_target(input, t, self.keep_highest, dims))
-            .map_err(|f| with_context(f, Dialect::MxLegacy, input, self))
+            .map_err(|f| f.attach(Dialect::MxLegacy, input, self))
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use crate::dims::Order;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
-use crate::layout::Order;
 use crate::small::Small;
 
 /// A NumPy `reshape(newshape, order)` spec.
@@ -53,7 +53,7 @@ impl Np {
     /// use ndarray_reshape::{Np, Order, ShapeSpec};
     /// assert_eq!(Np::new(&[3, -1], Order::F).infer_shape(&[6]).unwrap(), vec![3, 2]);
     /// ```
-    pub fn new(spec: impl SpecValues, order: Order) -> Self {
+    pub fn new(spec: impl IntoSpecList, order: Order) -> Self {
         Np {
             spec: spec.into_spec_list(),
             order,
@@ -79,7 +79,7 @@ impl ShapeSpec for Np {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| with_context(f, Dialect::Np, input, self))
+            .map_err(|f| f.attach(Dialect::Np, input, self))
     }
 
     fn order(&self) -> Order {

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_reading, read, reading, split_pair, with_context, Out, Sealed, ShapeSpec,
-    SpecList, SpecValues, Track,
+    dim_of, input_reading, read, reading, split_pair, IntoSpecList, Out, Sealed, ShapeSpec,
+    SpecList, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -70,7 +70,7 @@ impl Npx {
     /// use ndarray_reshape::{Npx, ShapeSpec};
     /// assert_eq!(Npx::new([-2, -2, 2, -1]).infer_shape(&[2, 3, 8]).unwrap(), vec![2, 3, 2, 4]);
     /// ```
-    pub fn new(spec: impl SpecValues) -> Self {
+    pub fn new(spec: impl IntoSpecList) -> Self {
         Npx {
             spec: spec.into_spec_list(),
             reverse: false,
@@ -112,7 +112,7 @@ impl ShapeSpec for Npx {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| with_context(f, Dialect::Npx, input, self))
+            .map_err(|f| f.attach(Dialect::Npx, input, self))
     }
 }
 

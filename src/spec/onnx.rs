@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -56,7 +56,7 @@ impl Onnx {
     /// use ndarray_reshape::{Onnx, ShapeSpec};
     /// assert_eq!(Onnx::new([-1, 0, 2]).infer_shape(&[2, 3]).unwrap(), vec![1, 3, 2]);
     /// ```
-    pub fn new(shape: impl SpecValues) -> Self {
+    pub fn new(shape: impl IntoSpecList) -> Self {
         Onnx {
             shape: shape.into_spec_list(),
             allowzero: false,
@@ -119,7 +119,7 @@ impl ShapeSpec for Onnx {
         self.shape
             .values()
             .and_then(|spec| infer(input, spec, self.allowzero, dims))
-            .map_err(|f| with_context(f, Dialect::Onnx, input, self))
+            .map_err(|f| f.attach(Dialect::Onnx, input, self))
     }
 }
 

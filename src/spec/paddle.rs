@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, with_context, Out, Sealed, ShapeSpec, SpecList, SpecValues};
+use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -62,7 +62,7 @@ impl Paddle {
     /// use ndarray_reshape::{Paddle, ShapeSpec};
     /// assert_eq!(Paddle::new(&[4, -1]).infer_shape(&[2, 4, 6]).unwrap(), vec![4, 12]);
     /// ```
-    pub fn new(spec: impl SpecValues) -> Self {
+    pub fn new(spec: impl IntoSpecList) -> Self {
         Paddle {
             spec: spec.into_spec_list(),
             actual: None,
@@ -78,7 +78,7 @@ impl Paddle {
     /// let p = Paddle::new(&[-1, 6]).actual_shape(&array![6i32, 4]);
     /// assert_eq!(p.infer_shape(&[2, 12]).unwrap(), vec![6, 4]);
     /// ```
-    pub fn actual_shape(mut self, shape: impl SpecValues) -> Self {
+    pub fn actual_shape(mut self, shape: impl IntoSpecList) -> Self {
         self.actual = Some(shape.into_spec_list());
         self
     }
@@ -107,7 +107,7 @@ impl ShapeSpec for Paddle {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
         list.values()
             .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| with_context(f, Dialect::Paddle, input, self))
+            .map_err(|f| f.attach(Dialect::Paddle, input, self))
     }
 }
 
@@ -165,11 +165,11 @@ fn zero_size_infer(input: &[usize], out: Out<'_>, slot: usize) -> Result<(), Fai
     };
     let others = out.dims.iter().enumerate().filter(|&(i, _)| i != slot);
     let z_out = others.clone().filter(|&(_, &d)| d == 0).count();
-    let p_out =
-        super::checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0)).ok_or_else(overflow)?;
+    let p_out = crate::dims::checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0))
+        .ok_or_else(overflow)?;
     let z_in = input.iter().filter(|&&d| d == 0).count();
-    let p_in =
-        super::checked_size(input.iter().copied().filter(|&d| d != 0)).ok_or_else(overflow)?;
+    let p_in = crate::dims::checked_size(input.iter().copied().filter(|&d| d != 0))
+        .ok_or_else(overflow)?;
     if z_in == z_out {
         if p_in % p_out != 0 {
             return Err(Fail::at(
