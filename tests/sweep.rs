@@ -4,11 +4,11 @@
 //! input's element count, the array methods agree with `infer_shape`, and on real arrays the
 //! values equal a slow reference (reading the input in the order, writing the output in it).
 
+#[path = "common/oracle.rs"]
+mod oracle;
+
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
-use ndarray_reshape::{
-    layout::resolve_order, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt,
-    ShapeSpec,
-};
+use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ShapeSpec};
 
 /// SplitMix64: small, fast, and the same sequence on every machine.
 struct Rng(u64);
@@ -86,44 +86,6 @@ fn strided<'a>(r: &mut Rng, base: &'a ArrayD<i64>) -> ArrayViewD<'a, i64> {
         v = v.index_axis_move(Axis(0), 0);
     }
     v
-}
-
-/// The slow reference: the input's elements in the reading order.
-fn read(x: &ArrayViewD<'_, i64>, order: Order) -> Vec<i64> {
-    match order {
-        Order::F => x.t().iter().copied().collect(),
-        _ => x.iter().copied().collect(),
-    }
-}
-
-fn check_array<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<bool, String> {
-    let inferred = spec.infer_shape(x.shape());
-    let got = x.reshape_with(spec.clone());
-    match (&got, &inferred) {
-        (Ok(y), Ok(s)) => {
-            if y.shape() != s.as_slice() {
-                return Err(format!("array {:?} vs infer {s:?}", y.shape()));
-            }
-            if y.len() != x.len() {
-                return Err("element count changed".into());
-            }
-            let order = resolve_order(x.shape(), x.strides(), spec.order());
-            let want = read(x, order);
-            let have: Vec<i64> = match order {
-                Order::F => y.t().iter().copied().collect(),
-                _ => y.iter().copied().collect(),
-            };
-            if want != have {
-                return Err("values differ from the reference".into());
-            }
-            if y.is_view() != x.reshape_view(spec.clone()).is_ok() {
-                return Err("reshape_view disagrees on view or copy".into());
-            }
-            Ok(true)
-        }
-        (Err(a), Err(b)) if a == b => Ok(false),
-        _ => Err(format!("array {got:?} vs infer {inferred:?}")),
-    }
 }
 
 #[test]
@@ -222,11 +184,11 @@ fn no_panic_sweep() {
         let flag = r.chance(30);
         let rhs: Vec<usize> = spec.iter().map(|&v| v.clamp(0, 64) as usize).collect();
         let results = [
-            check_array(&x, Np::new(spec.as_slice(), order)),
-            check_array(&x, Mx::new(spec.as_slice()).reverse(flag)),
-            check_array(&x, Mx::target_shape(spec.as_slice()).keep_highest(flag)),
-            check_array(&x, Paddle::new(spec.as_slice())),
-            check_array(
+            oracle::check(&x, Np::new(spec.as_slice(), order)),
+            oracle::check(&x, Mx::new(spec.as_slice()).reverse(flag)),
+            oracle::check(&x, Mx::target_shape(spec.as_slice()).keep_highest(flag)),
+            oracle::check(&x, Paddle::new(spec.as_slice())),
+            oracle::check(
                 &x,
                 Like::new(rhs.as_slice()).lhs(bound(&mut r), bound(&mut r)),
             ),
