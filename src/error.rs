@@ -219,6 +219,9 @@ rules! {
     /// [`reshape_with_dim`](crate::ReshapeExt::reshape_with_dim)) was asked for a dimension
     /// type whose rank differs from the rank the spec gives.
     RankMismatch => "rank_mismatch",
+    /// The output of a copy could not be allocated: more memory than the system gives, or a
+    /// byte count past `usize::MAX`. The detail names the element count and the bytes.
+    AllocationFailed => "allocation_failed",
 }
 
 impl fmt::Display for ReshapeError {

@@ -178,14 +178,14 @@ impl Plan {
 }
 
 /// A view of `a` reshaped by `spec` when the strides permit one, otherwise `copy(a, shape,
-/// reading)`: the view-or-copy modes, with the result's dims built by `mk` (the rank checked
+/// reading, mk)`: the view-or-copy modes, with the result's dims built by `mk` (the rank checked
 /// first). The copy comes in as a function so that this module does not depend on `copy/`.
 #[inline(always)]
 pub(crate) fn view_or<'a, A, D, E, P, M>(
     a: &'a ArrayRef<A, D>,
     spec: &P,
     mk: M,
-    copy: impl FnOnce(&'a ArrayRef<A, D>, &[usize], Reading, M) -> Array<A, E>,
+    copy: impl FnOnce(&'a ArrayRef<A, D>, &[usize], Reading, M) -> Result<Array<A, E>, ReshapeError>,
 ) -> Result<CowArray<'a, A, E>, ReshapeError>
 where
     D: Dimension,
@@ -199,7 +199,7 @@ where
         // SAFETY: a view plan for this array's layout, of `E`'s rank (checked): the view
         // addresses exactly this array's elements, borrowed for the returned lifetime.
         true => Ok(CowArray::from(unsafe { plan.view(a.as_ptr(), mk) })),
-        false => Ok(CowArray::from(copy(a, &plan.shape, plan.reading, mk))),
+        false => copy(a, &plan.shape, plan.reading, mk).map(CowArray::from),
     }
 }
 

@@ -281,3 +281,15 @@ fn rank_mismatch() {
         .unwrap_err();
     assert_eq!(e.category(), "size_mismatch");
 }
+
+#[test]
+fn allocation_failed() {
+    // 2^62 `f32`s (of which 2^20 are stored) copied: 2^64 bytes, past usize::MAX, so the
+    // failure is found before any allocator is asked (tests/hostile_sizes.rs asks it too).
+    let row = Array::<f32, _>::zeros(1 << 20);
+    let x = row.broadcast((1usize << 42, 1 << 20)).unwrap();
+    let e = x.reshape_mx([-1]).unwrap_err();
+    assert!(matches!(e, ReshapeError::AllocationFailed(_)));
+    pin(e, "allocation_failed", None,
+        "allocation_failed: cannot allocate the copy's output: 4611686018427387904 elements of 4 bytes, more than 18446744073709551615 bytes; input shape [4398046511104, 1048576], mxnet spec [-1]");
+}

@@ -71,36 +71,85 @@ impl<A> Source<A> {
     }
 }
 
+/// An output buffer the system would not give: `elements` of `elem_size` bytes each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AllocError {
+    elements: usize,
+    elem_size: usize,
+}
+
+impl AllocError {
+    /// What could not be allocated, in a few words.
+    pub(crate) fn detail(self) -> String {
+        let n = self.elements;
+        match n.checked_mul(self.elem_size) {
+            Some(bytes) => format!(
+                "cannot allocate the copy's output: {n} elements of {} bytes, {bytes} bytes",
+                self.elem_size
+            ),
+            None => format!(
+                "cannot allocate the copy's output: {n} elements of {} bytes, more than {} bytes",
+                self.elem_size,
+                usize::MAX
+            ),
+        }
+    }
+}
+
+/// An empty `Vec` with room for exactly `n` elements, or the [`AllocError`] (never an abort: a
+/// shape read from a file may ask for more memory than there is).
+#[inline]
+fn buffer<A>(n: usize) -> Result<Vec<A>, AllocError> {
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) => Err(alloc_failed::<A>(n)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn alloc_failed<A>(elements: usize) -> AllocError {
+    AllocError {
+        elements,
+        elem_size: std::mem::size_of::<A>(),
+    }
+}
+
 /// A fresh array of `shape` holding the elements of `a` read in `reading`, contiguous in that
 /// order, with its dims built by `mk` (`IxDyn`, or [`typed_dim`](crate::dims::typed_dim) of
 /// rank `shape.len()`). `shape` must be a planned target of a reshape of `a`.
+///
+/// # Errors
+///
+/// [`AllocError`] when the output cannot be allocated; nothing is copied then.
 #[inline]
 pub(crate) fn copy_to<A, D, E>(
     a: &ArrayRef<A, D>,
     shape: &[usize],
     reading: Reading,
     mk: impl Fn(&[usize]) -> E,
-) -> Array<A, E>
+) -> Result<Array<A, E>, AllocError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
     E: Dimension,
 {
     let f = reading == Reading::F;
-    let data = gather(a, reading);
+    let data = gather(a, reading)?;
     debug_assert_eq!(
         Some(data.len()),
         shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
     );
     if data.is_empty() {
         // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
-        return unsafe { Array::from_shape_vec_unchecked(mk(shape).set_f(f), data) };
+        return Ok(unsafe { Array::from_shape_vec_unchecked(mk(shape).set_f(f), data) });
     }
     let shape = contiguous_dims(shape, reading, mk);
     // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
     // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
     // vector in bounds, each element once.
-    unsafe { Array::from_shape_vec_unchecked(shape, data) }
+    Ok(unsafe { Array::from_shape_vec_unchecked(shape, data) })
 }
 
 /// Copy the elements of `a`, read in `reading`, into `out` (as long as `a`): the buffer of
@@ -159,30 +208,30 @@ where
 /// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for the walk)
 /// through [`gather_c_into`]'s schedule, in the same buffer.
 #[inline(always)]
-fn gather<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Vec<A>
+fn gather<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Result<Vec<A>, AllocError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
 {
     let n = a.len();
     let out = if n != 0 && small_output::<A>(n) {
-        let mut out: Vec<A> = Vec::with_capacity(n);
+        let mut out: Vec<A> = buffer(n)?;
         // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` (fresh) has
         // room for its `n` elements, which the walk writes once each when it returns `true`.
         if unsafe { walk_array(a, reading, out.as_mut_ptr()) } {
             // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
             // gets here and leaves the `Vec` at length 0.
             unsafe { out.set_len(n) };
-            return out;
+            return Ok(out);
         }
         // Too many axes for the walk: the same (still empty) buffer, through the schedule.
         out
     } else {
-        Vec::with_capacity(n)
+        buffer(n)?
     };
     let mut source = Source::at(a.as_ptr());
     source.read(a, reading);
-    gather_c_into(&source, out, n)
+    Ok(gather_c_into(&source, out, n))
 }
 
 /// Below this many bytes of output a copy is one [`walk`](kernels::walk) of the array: no
@@ -365,8 +414,8 @@ mod tests {
             want,
             "{at}"
         );
-        assert_eq!(gather(&view, Reading::C), want, "walk, C, {at}");
-        assert_eq!(gather(&view, Reading::F), want_f, "walk, F, {at}");
+        assert_eq!(gather(&view, Reading::C).unwrap(), want, "walk, C, {at}");
+        assert_eq!(gather(&view, Reading::F).unwrap(), want_f, "walk, F, {at}");
     }
 
     /// More axes than `walk` takes (after merging): the schedule, with the same values.
@@ -484,6 +533,27 @@ mod tests {
         let mut p = b.view();
         p.swap_axes(1, 2);
         check(p.into_dyn());
+    }
+
+    #[test]
+    fn impossible_outputs_are_errors() {
+        assert!(buffer::<u8>(0).is_ok());
+        let e = buffer::<f32>(usize::MAX / 2).unwrap_err();
+        assert_eq!(
+            e.detail(),
+            format!(
+                "cannot allocate the copy's output: {} elements of 4 bytes, more than {} bytes",
+                usize::MAX / 2,
+                usize::MAX
+            )
+        );
+        let e = buffer::<u8>(isize::MAX as usize).unwrap_err();
+        assert!(
+            e.detail().ends_with(&format!("{} bytes", isize::MAX)),
+            "{e:?}"
+        );
+        // Zero-sized elements need no memory, whatever their count.
+        assert!(buffer::<()>(usize::MAX).is_ok());
     }
 
     #[test]

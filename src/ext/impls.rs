@@ -180,7 +180,9 @@ where
     E: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    view::view_or(a, spec, mk, copy::copy_to)
+    view::view_or(a, spec, mk, |a, shape, reading, mk| {
+        copy::copy_to(a, shape, reading, mk).map_err(|e| out_of_memory(spec, a.shape(), e))
+    })
 }
 
 /// [`ReshapeExt::reshape_owned`] with the result's dims built by `mk` (see [`view_or_copy`]).
@@ -198,7 +200,18 @@ where
 {
     let mut plan = Plan::empty();
     plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
-    Ok(copy::copy_to(a, &plan.shape, plan.reading, mk))
+    copy::copy_to(a, &plan.shape, plan.reading, mk).map_err(|e| out_of_memory(spec, a.shape(), e))
+}
+
+/// [`ReshapeError::AllocationFailed`] for a copy of an input of `shape` by `spec`.
+#[cold]
+#[inline(never)]
+fn out_of_memory<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    shape: &[usize],
+    e: copy::AllocError,
+) -> ReshapeError {
+    reject(Rule::AllocationFailed, spec, shape, &e.detail())
 }
 
 /// [`ReshapeExt::reshape_copy_into`].
