@@ -1,0 +1,139 @@
+//! Reshape nodes of 58 published models (`tests/data/models.jsonl`, copied from the shared
+//! conformance set): ONNX model-zoo and exported models run through onnxruntime, gluoncv and
+//! gluonnlp graphs shape-inferred by MXNet 1.9.1, paddle.vision and PaddleClas models inferred
+//! by Paddle 3.3.1. For every record, on a C-contiguous input of its shape: `infer_shape` gives
+//! the framework's output shape (or an error where the framework refused the input); the array
+//! methods agree; the result is a view of the input (a C-contiguous input reshaped in C order
+//! always is), the strict and consuming views succeed at the same address, and a fresh copy
+//! holds the input's elements in order.
+
+use ndarray::{ArrayView, IxDyn};
+use ndarray_reshape::{Like, Mx, Onnx, Paddle, ReshapeExt, ShapeSpec};
+use serde_json::Value;
+
+fn usizes(v: &Value) -> Vec<usize> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap() as usize)
+        .collect()
+}
+
+fn i64s(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_i64().unwrap())
+        .collect()
+}
+
+/// One record through every mode that applies to a C-contiguous input.
+fn check<P: ShapeSpec>(record: &Value, spec: P, base: &[u32]) -> Result<(), String> {
+    let input = usizes(&record["in"]);
+    let n: usize = input.iter().product();
+    let x = ArrayView::from_shape(IxDyn(&input), &base[..n]).map_err(|e| e.to_string())?;
+    let inferred = spec.infer_shape(&input);
+    let expect = &record["expect"];
+    if expect.get("error").is_some() {
+        return match (inferred, x.reshape_with(&spec)) {
+            (Err(a), Err(b)) if a == b => Ok(()),
+            other => Err(format!("expected an error, got {other:?}")),
+        };
+    }
+    let want = usizes(&expect["shape"]);
+    let shape = inferred.map_err(|e| format!("infer_shape: {e}"))?;
+    if shape != want {
+        return Err(format!("infer_shape {shape:?}, the framework {want:?}"));
+    }
+    let y = x.reshape_with(&spec).map_err(|e| e.to_string())?;
+    if y.shape() != want.as_slice() || !y.is_view() || y.as_ptr() != x.as_ptr() {
+        return Err(format!(
+            "reshape_with: shape {:?}, view {}",
+            y.shape(),
+            y.is_view()
+        ));
+    }
+    // A view at the input's address, C-contiguous: the input's elements in C order.
+    if !y.is_standard_layout() {
+        return Err(format!("the view has strides {:?}", y.strides()));
+    }
+    let v = x
+        .reshape_view(&spec)
+        .map_err(|e| format!("reshape_view: {e}"))?;
+    let c = x
+        .clone()
+        .into_reshape(&spec)
+        .map_err(|e| format!("into_reshape: {e}"))?;
+    if v.as_ptr() != x.as_ptr() || c.as_ptr() != x.as_ptr() || v.shape() != c.shape() {
+        return Err("the strict and consuming views differ from reshape_with".into());
+    }
+    let o = x
+        .reshape_owned(&spec)
+        .map_err(|e| format!("reshape_owned: {e}"))?;
+    if o.shape() != want.as_slice() || o.as_slice() != Some(&base[..n]) {
+        return Err("reshape_owned does not hold the input's elements in C order".into());
+    }
+    Ok(())
+}
+
+#[test]
+#[cfg_attr(miri, ignore)] // 770 million elements in all
+fn every_real_model_record() {
+    let path = format!("{}/tests/data/models.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let records: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
+        .collect();
+    let largest = records
+        .iter()
+        .map(|r| usizes(&r["in"]).iter().product::<usize>())
+        .max()
+        .unwrap();
+    // One buffer of distinct values; every input is a C-contiguous prefix of it.
+    let base: Vec<u32> = (0..largest as u32).collect();
+    let mut failures = Vec::new();
+    let mut per_dialect = std::collections::BTreeMap::<String, usize>::new();
+    for r in &records {
+        let s = &r["spec"];
+        let dialect = s["dialect"].as_str().unwrap();
+        let result = match dialect {
+            "mx" => check(
+                r,
+                Mx::new(i64s(&s["spec"])).reverse(s["reverse"].as_bool().unwrap()),
+                &base,
+            ),
+            "paddle" => check(r, Paddle::new(i64s(&s["spec"])), &base),
+            "onnx" => check(
+                r,
+                Onnx::new(i64s(&s["spec"])).allowzero(s["allowzero"].as_bool().unwrap()),
+                &base,
+            ),
+            "like" => check(
+                r,
+                Like::new(usizes(&s["rhs"]))
+                    .lhs(s["lhs_begin"].as_i64(), s["lhs_end"].as_i64())
+                    .rhs(s["rhs_begin"].as_i64(), s["rhs_end"].as_i64()),
+                &base,
+            ),
+            other => Err(format!("unknown dialect {other}")),
+        };
+        *per_dialect.entry(dialect.to_string()).or_default() += 1;
+        if let Err(e) = result {
+            failures.push(format!("{} ({} {}): {e}", r["id"], r["model"], r["op"]));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} records failed:\n{}",
+        failures.len(),
+        records.len(),
+        failures.join("\n")
+    );
+    assert_eq!(records.len(), 3809, "the shared file has 3,809 records");
+    eprintln!(
+        "models.jsonl: {} records passed {per_dialect:?}",
+        records.len()
+    );
+}
