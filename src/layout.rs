@@ -345,6 +345,7 @@ fn solve_packed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dims::LIMIT;
 
     #[test]
     fn solver_table() {
@@ -385,6 +386,7 @@ mod tests {
     /// axes of lengths 1 to 3 with strides from a set that includes zero, negative,
     /// chained and overflowing ones.
     #[test]
+    #[cfg_attr(miri, ignore)] // no unsafe code, and 100,000 layouts
     fn flat_solver_matches_the_general_one() {
         let steps = [
             0isize,
@@ -432,6 +434,89 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    #[test]
+    fn contiguity_in_numpys_relaxed_sense() {
+        // (shape, strides, C-contiguous, F-contiguous)
+        let table: &[(&[usize], &[isize], bool, bool)] = &[
+            (&[2, 3], &[3, 1], true, false),
+            (&[2, 3], &[1, 2], false, true),
+            (&[2, 1, 3], &[3, 99, 1], true, false),
+            (&[1, 1], &[5, 7], true, true),
+            (&[], &[], true, true),
+            (&[6], &[1], true, true),
+            (&[6], &[2], false, false),
+            (&[6], &[-1], false, false),
+            (&[2, 0], &[7, 7], true, true),
+            (&[2, 3], &[4, 1], false, false),
+            (&[3, 2], &[2, 1], true, false),
+            (&[3, 2], &[1, 3], false, true),
+            (&[2, 2], &[0, 1], false, false),
+            // No array has more than isize::MAX elements, so none of these is contiguous.
+            (&[usize::MAX, 2], &[2, 1], false, false),
+            (&[LIMIT, 2], &[1, LIMIT as isize], false, false),
+        ];
+        for &(shape, strides, c, f) in table {
+            assert_eq!(
+                is_c_contiguous(shape, strides),
+                c,
+                "C {shape:?} {strides:?}"
+            );
+            assert_eq!(
+                is_f_contiguous(shape, strides),
+                f,
+                "F {shape:?} {strides:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn order_a_reads_f_only_for_f_but_not_c_contiguous_inputs() {
+        assert_eq!(resolve_order(&[2, 3], &[1, 2], Order::A), Order::F);
+        assert_eq!(resolve_order(&[2, 3], &[3, 1], Order::A), Order::C);
+        assert_eq!(resolve_order(&[6], &[1], Order::A), Order::C); // both: C
+        assert_eq!(resolve_order(&[2, 3], &[4, 1], Order::A), Order::C); // neither: C
+        assert_eq!(resolve_order(&[2, 3], &[1, 2], Order::C), Order::C);
+        assert_eq!(resolve_order(&[2, 3], &[3, 1], Order::F), Order::F);
+        assert_eq!(resolve_order(&[usize::MAX, 2], &[1, 1], Order::A), Order::C);
+        assert_eq!(resolve_order(&[usize::MAX, 2], &[1, 1], Order::F), Order::F);
+        assert_eq!(reading(&[2, 3], &[1, 2], Order::A), Reading::F);
+    }
+
+    #[test]
+    fn contiguous_strides_per_order() {
+        assert_eq!(contiguous_strides(&[2, 3, 4], Order::C), vec![12, 4, 1]);
+        assert_eq!(contiguous_strides(&[2, 3, 4], Order::F), vec![1, 2, 6]);
+        assert_eq!(contiguous_strides(&[2, 3, 4], Order::A), vec![12, 4, 1]);
+        assert_eq!(contiguous_strides(&[2, 0, 4], Order::C), vec![0, 0, 0]);
+        assert_eq!(contiguous_strides(&[], Order::F), Vec::<isize>::new());
+    }
+
+    #[test]
+    fn view_strides_needs_equal_sizes_and_matching_lengths() {
+        assert_eq!(view_strides(&[2, 3], &[3, 1], &[7], Order::C), None);
+        assert_eq!(view_strides(&[2, 3], &[3, 1], &[5], Order::C), None);
+        assert_eq!(view_strides(&[2, 3], &[3], &[6], Order::C), None);
+        assert_eq!(
+            view_strides(&[2, 3], &[3, 1], &[6], Order::C),
+            Some(vec![1])
+        );
+        assert_eq!(
+            view_strides(&[2, 0], &[3, 1], &[0, 9], Order::C),
+            Some(vec![0, 0])
+        );
+        assert_eq!(view_strides(&[2, 0], &[3, 1], &[1, 9], Order::C), None);
+        assert_eq!(
+            view_strides(&[usize::MAX, 2], &[1, 1], &[usize::MAX, 2], Order::C),
+            None
+        );
+        // Order A on an F-contiguous input reads in F order.
+        assert_eq!(
+            view_strides(&[2, 3], &[1, 2], &[3, 2], Order::A),
+            Some(vec![1, 3])
+        );
+        assert_eq!(view_strides(&[2, 3], &[1, 2], &[3, 2], Order::C), None);
     }
 
     #[test]

@@ -358,6 +358,7 @@ fn copy_into_a_buffer_for_every_size_and_stride() -> R {
 }
 
 #[test]
+#[cfg_attr(miri, ignore)] // 150,000 elements; the smaller copies above run under Miri
 fn copy_into_large_parallel_outputs_and_writes_through() -> R {
     let x = Array::from_shape_fn((300, 500), |(i, j)| (i * 500 + j) as f32);
     let mut buf = vec![0f32; 150_000]; // 600 KB: above the parallel threshold

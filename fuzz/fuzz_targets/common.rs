@@ -9,6 +9,9 @@
 //! - `is_view()` agrees with the strict `reshape_view`, and a view starts at the input's data;
 //! - `infer_shape` on arbitrary shapes (huge dims included) never panics and keeps the size.
 
+// Each target uses part of this module.
+#![allow(dead_code)]
+
 #[path = "../../tests/common/oracle.rs"]
 mod oracle;
 
@@ -42,53 +45,103 @@ fn value(u: &mut Unstructured<'_>) -> Result<i64> {
 }
 
 fn bound(u: &mut Unstructured<'_>) -> Result<Option<i64>> {
-    Ok(if u.arbitrary::<bool>()? { Some(u.int_in_range(-7i64..=7)?) } else { None })
+    Ok(if u.arbitrary::<bool>()? {
+        Some(u.int_in_range(-7i64..=7)?)
+    } else {
+        None
+    })
 }
 
 fn size(s: &[usize]) -> Option<usize> {
     s.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
 }
 
+/// How a fuzz input is laid out: a parent array, an optional broadcast axis, a slice of every
+/// axis (steps of either sign), a permutation, and whether the first axis is indexed away.
+pub struct Recipe {
+    pub parent: Vec<usize>,
+    broadcast: Option<(usize, usize)>,
+    slices: Vec<Slice>,
+    perm: Vec<usize>,
+    index_away: bool,
+}
+
+impl Recipe {
+    /// A recipe of up to 4 axes whose parent has at most `max_len` elements.
+    pub fn arbitrary(u: &mut Unstructured<'_>, max_dim: usize, max_len: usize) -> Result<Self> {
+        let nd = u.int_in_range(0usize..=4)?;
+        let mut parent = Vec::with_capacity(nd);
+        let mut len = 1usize;
+        for _ in 0..nd {
+            let d = u.int_in_range(1usize..=max_dim.min(max_len / len).max(1))?;
+            len *= d;
+            parent.push(d);
+        }
+        let broadcast = if nd > 0 && u.arbitrary::<bool>()? {
+            let axis = u.int_in_range(0..=nd - 1)?;
+            parent[axis] = 1;
+            Some((axis, u.int_in_range(0usize..=3)?))
+        } else {
+            None
+        };
+        let mut slices = Vec::with_capacity(nd);
+        for k in 0..nd {
+            let len = match broadcast {
+                Some((axis, b)) if axis == k => b,
+                _ => parent[k],
+            } as isize;
+            let step = *u.choose(&[1isize, 1, 2, 3, -1, -2])?;
+            let start = u.int_in_range(0..=len)?;
+            let end = u.int_in_range(start..=len)?;
+            slices.push(Slice::new(start, Some(end), step));
+        }
+        let mut perm: Vec<usize> = (0..nd).collect();
+        for i in (1..nd).rev() {
+            let j = u.int_in_range(0..=i)?;
+            perm.swap(i, j);
+        }
+        let index_away = nd > 0 && u.arbitrary::<bool>()?;
+        Ok(Recipe {
+            parent,
+            broadcast,
+            slices,
+            perm,
+            index_away,
+        })
+    }
+
+    /// The parent's element count.
+    pub fn parent_len(&self) -> usize {
+        self.parent.iter().product()
+    }
+
+    /// The strided view of `base` (of the parent's shape) this recipe describes.
+    pub fn view<'a, T>(&self, base: &'a ArrayD<T>) -> ArrayViewD<'a, T> {
+        let mut x: ArrayViewD<'a, T> = match self.broadcast {
+            Some((axis, len)) => {
+                let mut s = self.parent.clone();
+                s[axis] = len;
+                base.broadcast(IxDyn(&s)).unwrap()
+            }
+            None => base.view(),
+        };
+        for (k, &slice) in self.slices.iter().enumerate() {
+            x.slice_axis_inplace(Axis(k), slice);
+        }
+        let mut x = x.permuted_axes(IxDyn(&self.perm));
+        if self.index_away && x.len_of(Axis(0)) > 0 {
+            x = x.index_axis_move(Axis(0), 0);
+        }
+        x
+    }
+}
+
 fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
     // The parent array and the strided view of it.
-    let nd = u.int_in_range(0usize..=4)?;
-    let mut parent = Vec::with_capacity(nd);
-    for _ in 0..nd {
-        parent.push(u.int_in_range(1usize..=5)?);
-    }
-    let broadcast = if nd > 0 && u.arbitrary::<bool>()? {
-        let axis = u.int_in_range(0..=nd - 1)?;
-        parent[axis] = 1;
-        Some((axis, u.int_in_range(0usize..=3)?))
-    } else {
-        None
-    };
-    let n = size(&parent).unwrap_or(0);
-    let base = ArrayD::from_shape_vec(IxDyn(&parent), (0..n as i64).collect()).unwrap();
-    let mut x: ArrayViewD<'_, i64> = match broadcast {
-        Some((axis, len)) => {
-            let mut s = parent.clone();
-            s[axis] = len;
-            base.broadcast(IxDyn(&s)).unwrap()
-        }
-        None => base.view(),
-    };
-    for k in 0..nd {
-        let len = x.len_of(Axis(k)) as isize;
-        let step = *u.choose(&[1isize, 1, 2, 3, -1, -2])?;
-        let start = u.int_in_range(0..=len)?;
-        let end = u.int_in_range(start..=len)?;
-        x.slice_axis_inplace(Axis(k), Slice::new(start, Some(end), step));
-    }
-    let mut perm: Vec<usize> = (0..nd).collect();
-    for i in (1..nd).rev() {
-        let j = u.int_in_range(0..=i)?;
-        perm.swap(i, j);
-    }
-    let mut x = x.permuted_axes(IxDyn(&perm));
-    if nd > 0 && u.arbitrary::<bool>()? && x.len_of(Axis(0)) > 0 {
-        x = x.index_axis_move(Axis(0), 0);
-    }
+    let recipe = Recipe::arbitrary(u, 5, 625)?;
+    let n = recipe.parent_len();
+    let base = ArrayD::from_shape_vec(IxDyn(&recipe.parent), (0..n as i64).collect()).unwrap();
+    let x = recipe.view(&base);
 
     // The spec.
     let len = u.int_in_range(0usize..=7)?;
@@ -101,7 +154,10 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
     match target {
         Target::Mx => {
             if flag && u.arbitrary::<bool>()? {
-                check(&x, Mx::target_shape(spec.as_slice()).keep_highest(u.arbitrary()?));
+                check(
+                    &x,
+                    Mx::target_shape(spec.as_slice()).keep_highest(u.arbitrary()?),
+                );
             } else {
                 check(&x, Mx::new(spec.as_slice()).reverse(flag));
             }
@@ -134,8 +190,12 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
         Target::Paddle => Paddle::new(spec.as_slice()).infer_shape(&shape),
         Target::Np => Np::new(spec.as_slice(), order).infer_shape(&shape),
         Target::Npx => Npx::new(spec.as_slice()).reverse(flag).infer_shape(&shape),
-        Target::Onnx => Onnx::new(spec.as_slice()).allowzero(flag).infer_shape(&shape),
-        Target::Like => Like::new(shape.as_slice()).lhs(bound(u)?, bound(u)?).infer_shape(&shape),
+        Target::Onnx => Onnx::new(spec.as_slice())
+            .allowzero(flag)
+            .infer_shape(&shape),
+        Target::Like => Like::new(shape.as_slice())
+            .lhs(bound(u)?, bound(u)?)
+            .infer_shape(&shape),
     };
     if let Ok(s) = r {
         assert_eq!(size(&s), size(&shape), "{shape:?} -> {s:?}");
