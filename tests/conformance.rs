@@ -13,7 +13,7 @@ use ndarray_reshape::{
 use serde_json::Value;
 
 /// Under Miri, which runs about a thousand times slower, every `MIRI_SAMPLE`-th case.
-const MIRI_SAMPLE: usize = 8;
+const MIRI_SAMPLE: usize = 16;
 
 fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));

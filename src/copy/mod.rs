@@ -522,6 +522,39 @@ mod tests {
         }
     }
 
+    /// Just over [`PARALLEL_MIN_BYTES`] in a two-thread pool: the units of rows and of tiles run
+    /// on both threads and write disjoint parts of one output. Sized for Miri, which runs it
+    /// under Tree Borrows.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn parallel_split_is_exact() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        // i64, 129 x 128: 129 KiB of output.
+        let a = Array::from_iter(0..(129 * 128) as i64)
+            .into_shape_with_order((129, 128))
+            .unwrap();
+        let rows = a.slice(s![..;-1, ..]).into_dyn();
+        let tiles = a.t().into_dyn();
+        let n = a.len();
+        assert!(n * 8 >= PARALLEL_MIN_BYTES);
+        let source = Source::of(&tiles, Reading::C);
+        assert!(matches!(Schedule::new(&source, n), Schedule::Tiles(_)));
+        assert!(Schedule::new(&source, n).units(n) > 1);
+        let source = Source::of(&rows, Reading::C);
+        assert!(matches!(Schedule::new(&source, n), Schedule::Rows { .. }));
+        assert!(Schedule::new(&source, n).units(n) > 1);
+        pool.install(|| {
+            assert_eq!(rayon::current_num_threads(), 2);
+            for v in [rows, tiles] {
+                let want: Vec<i64> = v.iter().copied().collect();
+                assert_eq!(gather(&v, Reading::C).unwrap(), want);
+            }
+        });
+    }
+
     /// Outputs past [`kernels::LARGE_TILE_BYTES`] use the larger tiles: edges that are not
     /// multiples of the tile, a negative stride, and a third axis.
     #[test]
