@@ -13,7 +13,7 @@ fn main() -> Result<(), ReshapeError> {
     println!("x: shape {:?}", x.shape());
 
     // MXNet Reshape: -4 splits the next input dim, -2 copies the rest.
-    let y = x.reshape_mx(&[-4, 1, 2, -2])?;
+    let y = x.reshape_mx([-4, 1, 2, -2])?;
     println!(
         "mxnet  [-4, 1, 2, -2]          -> {:?} view={}",
         y.shape(),
@@ -41,7 +41,7 @@ fn main() -> Result<(), ReshapeError> {
     );
 
     // Paddle: 0 copies the dim at the same index; the shape may be a tensor.
-    let y = x.reshape_paddle(&[0, -1])?;
+    let y = x.reshape_paddle([0, -1])?;
     println!(
         "paddle [0, -1]                 -> {:?} view={}",
         y.shape(),
@@ -55,8 +55,8 @@ fn main() -> Result<(), ReshapeError> {
 
     // NumPy with an order. A transposed input: F order is a view, C order a copy.
     let t = x.t();
-    let f = t.reshape_np(&[-1], Order::F)?;
-    let c = t.reshape_np(&[-1], Order::C)?;
+    let f = t.reshape_np([-1], Order::F)?;
+    let c = t.reshape_np([-1], Order::C)?;
     println!(
         "numpy  x.T -> [-1] order F     -> view={} first {:?}",
         f.is_view(),
@@ -97,7 +97,7 @@ fn main() -> Result<(), ReshapeError> {
         "infer  paddle [0, -1] on [2, 0, 3] -> {:?}",
         Paddle::new([0, -1]).infer_shape(&[2, 0, 3])?
     );
-    let err = x.reshape_mx(&[-1, 5, -1]).unwrap_err();
+    let err = x.reshape_mx([-1, 5, -1]).unwrap_err();
     println!("error: {err}");
     Ok(())
 }

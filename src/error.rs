@@ -7,7 +7,7 @@ use std::fmt;
 /// ```
 /// use ndarray_reshape::{Dialect, Paddle, ShapeSpec};
 ///
-/// let err = Paddle::new(&[-2]).infer_shape(&[2]).unwrap_err();
+/// let err = Paddle::new([-2]).infer_shape(&[2]).unwrap_err();
 /// assert_eq!(err.context().dialect, Dialect::Paddle);
 /// assert!(err.to_string().contains("paddle spec [-2]"));
 /// ```
@@ -61,7 +61,7 @@ impl fmt::Display for Dialect {
 /// ```
 /// use ndarray_reshape::{Mx, ShapeSpec};
 ///
-/// let err = Mx::new(&[2, -1, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
+/// let err = Mx::new([2, -1, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
 /// let ctx = err.context();
 /// assert_eq!(ctx.input, vec![2, 3, 4]);
 /// assert_eq!(ctx.spec, "[2, -1, -1]");
@@ -108,7 +108,7 @@ macro_rules! rules {
         /// ```
         /// use ndarray_reshape::{Np, Order, ReshapeError, ShapeSpec};
         ///
-        /// let err = Np::new(&[5, -1], Order::C).infer_shape(&[2, 3]).unwrap_err();
+        /// let err = Np::new([5, -1], Order::C).infer_shape(&[2, 3]).unwrap_err();
         /// assert!(matches!(err, ReshapeError::InferNotDivisible(_)));
         /// assert_eq!(err.category(), "infer_not_divisible");
         /// assert_eq!(
@@ -143,7 +143,7 @@ macro_rules! rules {
         /// ```
         /// use ndarray_reshape::{Paddle, ShapeSpec};
         ///
-        /// let err = Paddle::new(&[-2, 24]).infer_shape(&[2, 4, 6]).unwrap_err();
+        /// let err = Paddle::new([-2, 24]).infer_shape(&[2, 4, 6]).unwrap_err();
         /// assert_eq!(err.context().position, Some(0));
         /// ```
             pub fn context(&self) -> &ErrorContext {
@@ -158,7 +158,7 @@ macro_rules! rules {
         /// ```
         /// use ndarray_reshape::{Mx, ShapeSpec};
         ///
-        /// let err = Mx::new(&[5, 5]).infer_shape(&[2, 3, 4]).unwrap_err();
+        /// let err = Mx::new([5, 5]).infer_shape(&[2, 3, 4]).unwrap_err();
         /// assert_eq!(err.category(), "size_mismatch");
         /// ```
             pub fn category(&self) -> &'static str {

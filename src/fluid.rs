@@ -11,7 +11,7 @@
 //! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 //! let x = Array::from_iter([-2.0f32, -1.0, 0.0, 1.0, 2.0, 3.0]);
 //! let ptr = x.as_ptr();
-//! let y = Reshape::new(&[2, -1]).act(Act::Relu).inplace(true).run(x)?;
+//! let y = Reshape::new([2, -1]).act(Act::Relu).inplace(true).run(x)?;
 //! assert_eq!(y, array![[0.0, 0.0, 0.0], [1.0, 2.0, 3.0]].into_dyn());
 //! assert_eq!(y.as_ptr(), ptr); // inplace: the same buffer
 //! # Ok(())
@@ -147,7 +147,7 @@ impl<A: Float> Act<A> {
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::<f32, _>::zeros((2, 6));
 /// let shape_tensor = array![3i32, -1];
-/// let r = Reshape::new(&[0, -1]).actual_shape(&shape_tensor).act(Act::Sigmoid);
+/// let r = Reshape::new([0, -1]).actual_shape(&shape_tensor).act(Act::Sigmoid);
 /// let y = r.run_view(&x)?; // borrowed input: an activation always gives a fresh array
 /// assert_eq!(y.shape(), &[3, 4]);
 /// assert!(y.iter().all(|&v| v == 0.5));
@@ -167,7 +167,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     ///
     /// ```
     /// use ndarray_reshape::fluid::Reshape;
-    /// let r = Reshape::<f32>::new(&[-1, 4]);
+    /// let r = Reshape::<f32>::new([-1, 4]);
     /// let y = r.run(ndarray::Array::zeros(8)).unwrap();
     /// assert_eq!(y.shape(), &[2, 4]);
     /// ```
@@ -184,7 +184,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// ```
     /// use ndarray::array;
     /// use ndarray_reshape::fluid::Reshape;
-    /// let r = Reshape::<f64>::new(&[8]).actual_shape(&array![2i64, 4]);
+    /// let r = Reshape::<f64>::new([8]).actual_shape(&array![2i64, 4]);
     /// assert_eq!(r.run(ndarray::Array::zeros(8)).unwrap().shape(), &[2, 4]);
     /// ```
     pub fn actual_shape(mut self, shape: impl IntoSpecList) -> Self {
@@ -197,7 +197,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// ```
     /// use ndarray::array;
     /// use ndarray_reshape::fluid::{Act, Reshape};
-    /// let y = Reshape::new(&[1, 2]).act(Act::Tanh).run(array![0.0f64, 0.0]).unwrap();
+    /// let y = Reshape::new([1, 2]).act(Act::Tanh).run(array![0.0f64, 0.0]).unwrap();
     /// assert_eq!(y, array![[0.0, 0.0]].into_dyn());
     /// ```
     pub fn act(mut self, act: Act<A>) -> Self {
@@ -213,7 +213,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// use ndarray_reshape::fluid::Reshape;
     /// let x = Array::<f32, _>::zeros((3, 4));
     /// let p = x.as_ptr();
-    /// assert_eq!(Reshape::new(&[-1]).inplace(true).run(x).unwrap().as_ptr(), p);
+    /// assert_eq!(Reshape::new([-1]).inplace(true).run(x).unwrap().as_ptr(), p);
     /// ```
     pub fn inplace(mut self, inplace: bool) -> Self {
         self.inplace = inplace;
@@ -224,7 +224,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     ///
     /// ```
     /// use ndarray_reshape::{fluid::Reshape, Paddle};
-    /// assert_eq!(Reshape::<f32>::new(&[2, 3]).spec(), &Paddle::new(&[2, 3]));
+    /// assert_eq!(Reshape::<f32>::new([2, 3]).spec(), &Paddle::new([2, 3]));
     /// ```
     pub fn spec(&self) -> &Paddle {
         &self.spec
@@ -243,7 +243,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// use ndarray::Array;
     /// use ndarray_reshape::fluid::{Act, Reshape};
     /// let x = Array::from_iter([-1.0f32, 1.0]);
-    /// let y = Reshape::new(&[2, 1]).act(Act::Relu).run(x).unwrap();
+    /// let y = Reshape::new([2, 1]).act(Act::Relu).run(x).unwrap();
     /// assert_eq!(y.iter().copied().collect::<Vec<_>>(), vec![0.0, 1.0]);
     /// ```
     pub fn run<D: Dimension>(&self, x: Array<A, D>) -> Result<Array<A, IxDyn>, ReshapeError> {
@@ -276,7 +276,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// use ndarray::Array;
     /// use ndarray_reshape::fluid::Reshape;
     /// let x = Array::<f32, _>::zeros((2, 3));
-    /// assert!(Reshape::new(&[3, 2]).run_view(&x).unwrap().is_view());
+    /// assert!(Reshape::new([3, 2]).run_view(&x).unwrap().is_view());
     /// ```
     pub fn run_view<'a, D>(
         &self,

@@ -86,10 +86,10 @@ fn contiguous_of<'a>(axes: impl Iterator<Item = (&'a usize, &'a isize)>) -> bool
 /// assert_eq!(resolve_order(&[usize::MAX, 2], &[1, 1], Order::A), Order::C);
 /// ```
 #[inline]
-pub fn resolve_order(shape: &[usize], strides: &[isize], order: Order) -> Order {
-    match order {
+pub fn resolve_order(shape: &[usize], strides: &[isize], order: impl Into<Order>) -> Order {
+    match order.into() {
         Order::A if !possible(shape) => Order::C,
-        _ => reading(shape, strides, order).order(),
+        order => reading(shape, strides, order).order(),
     }
 }
 
@@ -118,8 +118,8 @@ pub(crate) fn reading(shape: &[usize], strides: &[isize], order: Order) -> Readi
 /// assert_eq!(contiguous_strides(&[2, 3, 4], Order::F), vec![1, 2, 6]);
 /// assert_eq!(contiguous_strides(&[2, 3, 4], Order::A), vec![12, 4, 1]);
 /// ```
-pub fn contiguous_strides(shape: &[usize], order: Order) -> Vec<isize> {
-    let reading = match order {
+pub fn contiguous_strides(shape: &[usize], order: impl Into<Order>) -> Vec<isize> {
+    let reading = match order.into() {
         Order::F => Reading::F,
         _ => Reading::C,
     };
@@ -154,7 +154,7 @@ pub fn view_strides(
     shape: &[usize],
     strides: &[isize],
     new_shape: &[usize],
-    order: Order,
+    order: impl Into<Order>,
 ) -> Option<Vec<isize>> {
     if shape.len() != strides.len() {
         return None;
@@ -165,7 +165,7 @@ pub fn view_strides(
         return None;
     }
     let mut out = vec![0isize; new_shape.len()];
-    let reading = reading(shape, strides, order);
+    let reading = reading(shape, strides, order.into());
     solve(
         shape,
         strides,

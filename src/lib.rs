@@ -12,22 +12,22 @@
 //! let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
 //!
 //! // MXNet Reshape: -4 splits a dim, -2 copies the rest.
-//! let y = x.reshape_mx(&[-4, 1, 2, -2])?;
+//! let y = x.reshape_mx([-4, 1, 2, -2])?;
 //! assert_eq!(y.shape(), &[1, 2, 3, 4]);
 //! assert!(y.is_view());
 //!
 //! // Paddle: 0 copies the dim at the same index, -1 is inferred.
-//! assert_eq!(x.reshape_paddle(&[0, -1])?.shape(), &[2, 12]);
+//! assert_eq!(x.reshape_paddle([0, -1])?.shape(), &[2, 12]);
 //!
 //! // NumPy with an order: a transposed input read in C order is copied.
 //! let t = x.t();
-//! let c = t.reshape_np(&[-1], Order::C)?;
+//! let c = t.reshape_np([-1], Order::C)?;
 //! assert!(!c.is_view());
-//! assert!(t.reshape_np(&[-1], Order::F)?.is_view());
+//! assert!(t.reshape_np([-1], Order::F)?.is_view());
 //!
 //! // reshape_like, and shape inference without data.
-//! assert_eq!(Like::new(&[6, 4]).infer_shape(&[2, 3, 4])?, vec![6, 4]);
-//! assert_eq!(Mx::new(&[-1, 0]).reverse(true).infer_shape(&[10, 5, 4])?, vec![50, 4]);
+//! assert_eq!(Like::new([6, 4]).infer_shape(&[2, 3, 4])?, vec![6, 4]);
+//! assert_eq!(Mx::new([-1, 0]).reverse(true).infer_shape(&[10, 5, 4])?, vec![50, 4]);
 //! # Ok(())
 //! # }
 //! ```

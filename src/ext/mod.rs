@@ -46,7 +46,7 @@ pub(crate) mod sealed {
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-/// let y = x.reshape_mx(&[-4, 1, 2, -2])?;
+/// let y = x.reshape_mx([-4, 1, 2, -2])?;
 /// assert_eq!(y.shape(), &[1, 2, 3, 4]);
 /// assert!(y.is_view());
 /// # Ok(())
@@ -75,9 +75,9 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..12).into_shape_with_order((3, 4)).unwrap();
-    /// assert!(x.reshape_with(Np::new(&[4, 3], Order::C))?.is_view());
+    /// assert!(x.reshape_with(Np::new([4, 3], Order::C))?.is_view());
     /// let t = x.t(); // F-contiguous
-    /// let y = t.reshape_with(Np::new(&[-1], Order::C))?;
+    /// let y = t.reshape_with(Np::new([-1], Order::C))?;
     /// assert!(!y.is_view());
     /// assert_eq!(y.as_slice().unwrap()[..4], [0, 4, 8, 1]);
     /// # Ok(())
@@ -103,8 +103,8 @@ where
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((2, 3, 4));
     /// assert_eq!(x.reshape_mx([-3, -2])?.shape(), &[6, 4]);
-    /// assert_eq!(x.reshape_mx(Mx::new(&[-1, 0]).reverse(true))?.shape(), &[6, 4]);
-    /// assert!(x.reshape_mx(&[-1, -1]).is_err());
+    /// assert_eq!(x.reshape_mx(Mx::new([-1, 0]).reverse(true))?.shape(), &[6, 4]);
+    /// assert!(x.reshape_mx([-1, -1]).is_err());
     /// # Ok(())
     /// # }
     /// ```
@@ -158,7 +158,7 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((2, 4, 6));
-    /// assert_eq!(x.reshape_paddle(&[-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
+    /// assert_eq!(x.reshape_paddle([-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
     /// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
     /// # Ok(())
     /// # }
@@ -189,16 +189,18 @@ where
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let a = Array::from_iter(0..6).into_shape_with_order((3, 2)).unwrap();
     /// let t = a.t();
-    /// let y = t.reshape_np(&[-1], Order::A)?; // F-contiguous input read in F order
+    /// let y = t.reshape_np([-1], Order::A)?; // F-contiguous input read in F order
     /// assert!(y.is_view());
     /// assert_eq!(y, array![0, 1, 2, 3, 4, 5].into_dyn());
+    /// // ndarray's own order works too.
+    /// assert!(t.reshape_np([-1], ndarray::Order::ColumnMajor)?.is_view());
     /// # Ok(())
     /// # }
     /// ```
     fn reshape_np<T: IntoSpecList>(
         &self,
         spec: T,
-        order: Order,
+        order: impl Into<Order>,
     ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
     where
         A: Clone + Send + Sync,
@@ -277,9 +279,9 @@ where
     ///
     /// # fn main() -> Result<(), ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// let v = x.reshape_view(Mx::new(&[6, 4]))?;
+    /// let v = x.reshape_view(Mx::new([6, 4]))?;
     /// assert_eq!(v.as_ptr(), x.as_ptr());
-    /// let err = x.t().reshape_view(Np::new(&[24], Order::C)).unwrap_err();
+    /// let err = x.t().reshape_view(Np::new([24], Order::C)).unwrap_err();
     /// assert!(matches!(err, ReshapeError::NeedsCopy(_)));
     /// # Ok(())
     /// # }
@@ -302,7 +304,7 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let mut m = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// m.reshape_view_mut(Paddle::new(&[4, 6]))?[[3, 5]] = -1;
+    /// m.reshape_view_mut(Paddle::new([4, 6]))?[[3, 5]] = -1;
     /// assert_eq!(m[[1, 2, 3]], -1);
     /// # Ok(())
     /// # }
@@ -338,7 +340,7 @@ where
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
     /// let ptr = x.as_ptr();
-    /// let y = x.into_reshape(Mx::new(&[-3, -2]))?;
+    /// let y = x.into_reshape(Mx::new([-3, -2]))?;
     /// assert_eq!((y.shape(), y.as_ptr()), (&[6, 4][..], ptr));
     /// # Ok(())
     /// # }
@@ -362,7 +364,7 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// let c = x.reshape_owned(Np::new(&[4, 6], Order::F))?;
+    /// let c = x.reshape_owned(Np::new([4, 6], Order::F))?;
     /// assert!(c.t().is_standard_layout());
     /// assert_ne!(c.as_ptr(), x.as_ptr());
     /// # Ok(())
@@ -392,10 +394,10 @@ where
     /// # fn main() -> Result<(), ReshapeError> {
     /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
     /// let mut buf = vec![0; 6];
-    /// let y = x.t().reshape_copy_into(Mx::new(&[-1]), &mut buf)?;
+    /// let y = x.t().reshape_copy_into(Mx::new([-1]), &mut buf)?;
     /// assert_eq!(y, array![0, 3, 1, 4, 2, 5].into_dyn());
     /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
-    /// let err = x.reshape_copy_into(Mx::new(&[-1]), &mut [0; 5]).unwrap_err();
+    /// let err = x.reshape_copy_into(Mx::new([-1]), &mut [0; 5]).unwrap_err();
     /// assert!(matches!(err, ReshapeError::OutputLength(_)));
     /// # Ok(())
     /// # }
@@ -428,11 +430,11 @@ where
     /// # fn main() -> Result<(), ReshapeError> {
     /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
     /// let t = x.t();
-    /// let y = t.reshape_with_dim::<Ix1>(Mx::new(&[-1]))?; // a copy, typed `Ix1`
+    /// let y = t.reshape_with_dim::<Ix1>(Mx::new([-1]))?; // a copy, typed `Ix1`
     /// assert_eq!(y, array![0, 3, 1, 4, 2, 5]);
-    /// let v = x.reshape_with_dim::<Ix3>(Mx::new(&[-4, 1, -1, 3]))?; // a view
+    /// let v = x.reshape_with_dim::<Ix3>(Mx::new([-4, 1, -1, 3]))?; // a view
     /// assert!(v.is_view() && v.dim() == (1, 2, 3));
-    /// let err = x.reshape_with_dim::<Ix3>(Mx::new(&[-1])).unwrap_err();
+    /// let err = x.reshape_with_dim::<Ix3>(Mx::new([-1])).unwrap_err();
     /// assert!(matches!(err, ReshapeError::RankMismatch(_)));
     /// # Ok(())
     /// # }
@@ -460,7 +462,7 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// let v = x.reshape_view_dim::<Ix2>(Np::new(&[6, -1], Order::C))?;
+    /// let v = x.reshape_view_dim::<Ix2>(Np::new([6, -1], Order::C))?;
     /// assert_eq!((v.dim(), v.as_ptr()), ((6, 4), x.as_ptr()));
     /// # Ok(())
     /// # }
@@ -487,7 +489,7 @@ where
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
-    /// let y = x.reshape_owned_dim::<Ix2>(Paddle::new(&[3, -1]))?;
+    /// let y = x.reshape_owned_dim::<Ix2>(Paddle::new([3, -1]))?;
     /// assert_eq!(y, array![[0, 1], [2, 3], [4, 5]]);
     /// # Ok(())
     /// # }

@@ -53,7 +53,7 @@ impl Like {
     ///
     /// ```
     /// use ndarray_reshape::{Like, ShapeSpec};
-    /// assert_eq!(Like::new(&[3, 2]).infer_shape(&[6]).unwrap(), vec![3, 2]);
+    /// assert_eq!(Like::new([3, 2]).infer_shape(&[6]).unwrap(), vec![3, 2]);
     /// ```
     pub fn new(rhs: impl IntoSpecList) -> Self {
         Like {
@@ -69,7 +69,7 @@ impl Like {
     ///
     /// ```
     /// use ndarray_reshape::{Like, ShapeSpec};
-    /// let like = Like::new(&[15, 2, 4]).lhs(Some(0), Some(1)).rhs(Some(0), Some(2));
+    /// let like = Like::new([15, 2, 4]).lhs(Some(0), Some(1)).rhs(Some(0), Some(2));
     /// assert_eq!(like.infer_shape(&[30, 7]).unwrap(), vec![15, 2, 7]);
     /// ```
     pub fn lhs(mut self, begin: Option<i64>, end: Option<i64>) -> Self {
@@ -82,7 +82,7 @@ impl Like {
     ///
     /// ```
     /// use ndarray_reshape::{Like, ShapeSpec};
-    /// let like = Like::new(&[1, 15, 4]).lhs(Some(0), Some(2)).rhs(Some(1), Some(2));
+    /// let like = Like::new([1, 15, 4]).lhs(Some(0), Some(2)).rhs(Some(1), Some(2));
     /// assert_eq!(like.infer_shape(&[3, 5]).unwrap(), vec![15]);
     /// ```
     pub fn rhs(mut self, begin: Option<i64>, end: Option<i64>) -> Self {

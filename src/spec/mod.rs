@@ -37,8 +37,8 @@ pub(crate) use sealed::Sealed;
 /// use ndarray_reshape::{Mx, Np, Order, ShapeSpec};
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-/// assert_eq!(Mx::new(&[-3, -2]).infer_shape(&[2, 3, 4])?, vec![6, 4]);
-/// assert_eq!(Np::new(&[3, -1], Order::F).infer_shape(&[6])?, vec![3, 2]);
+/// assert_eq!(Mx::new([-3, -2]).infer_shape(&[2, 3, 4])?, vec![6, 4]);
+/// assert_eq!(Np::new([3, -1], Order::F).infer_shape(&[6])?, vec![3, 2]);
 /// # Ok(())
 /// # }
 /// ```
@@ -64,8 +64,8 @@ pub trait ShapeSpec: Sealed {
     ///
     /// ```
     /// use ndarray_reshape::{Mx, Np, Order, ShapeSpec};
-    /// assert_eq!(Mx::new(&[-1]).order(), Order::C);
-    /// assert_eq!(Np::new(&[-1], Order::A).order(), Order::A);
+    /// assert_eq!(Mx::new([-1]).order(), Order::C);
+    /// assert_eq!(Np::new([-1], Order::A).order(), Order::A);
     /// ```
     fn order(&self) -> Order {
         Order::C

@@ -48,11 +48,11 @@ use crate::small::Small;
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::<f32, _>::zeros((10, 5, 4));
-/// let y = x.reshape_mx(&[-1, 0])?; // 0 copies the dim at the read position
+/// let y = x.reshape_mx([-1, 0])?; // 0 copies the dim at the read position
 /// assert_eq!(y.shape(), &[40, 5]);
 /// assert!(y.is_view());
-/// assert_eq!(x.reshape_mx(Mx::new(&[-1, 0]).reverse(true))?.shape(), &[50, 4]);
-/// assert_eq!(Mx::new(&[-4, 1, 2, -2]).infer_shape(&[2, 3, 4])?, vec![1, 2, 3, 4]);
+/// assert_eq!(x.reshape_mx(Mx::new([-1, 0]).reverse(true))?.shape(), &[50, 4]);
+/// assert_eq!(Mx::new([-4, 1, 2, -2]).infer_shape(&[2, 3, 4])?, vec![1, 2, 3, 4]);
 /// # Ok(())
 /// # }
 /// ```
@@ -80,7 +80,7 @@ impl Mx {
     ///
     /// ```
     /// use ndarray_reshape::{Mx, ShapeSpec};
-    /// let m = Mx::new(&[16, -1, -4]).reverse(true); // a split written `a b -4`
+    /// let m = Mx::new([16, -1, -4]).reverse(true); // a split written `a b -4`
     /// assert_eq!(m.infer_shape(&[64]).unwrap(), vec![16, 4]);
     /// ```
     pub fn reverse(mut self, reverse: bool) -> Self {
@@ -92,7 +92,7 @@ impl Mx {
     ///
     /// ```
     /// use ndarray_reshape::{Mx, ShapeSpec};
-    /// assert_eq!(Mx::target_shape(&[2, 0]).infer_shape(&[2, 3, 5, 5]).unwrap(), vec![2, 75]);
+    /// assert_eq!(Mx::target_shape([2, 0]).infer_shape(&[2, 3, 5, 5]).unwrap(), vec![2, 75]);
     /// ```
     pub fn target_shape(target: impl IntoSpecList) -> MxTarget {
         MxTarget {
@@ -296,7 +296,7 @@ fn split(d0: usize, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(usize
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::<f32, _>::zeros((2, 3, 4));
-/// let y = x.reshape_with(Mx::target_shape(&[0, 0]).keep_highest(true))?;
+/// let y = x.reshape_with(Mx::target_shape([0, 0]).keep_highest(true))?;
 /// assert_eq!(y.shape(), &[2, 12]);
 /// assert!(y.is_view());
 /// # Ok(())
@@ -313,7 +313,7 @@ impl MxTarget {
     ///
     /// ```
     /// use ndarray_reshape::{Mx, ShapeSpec};
-    /// let m = Mx::target_shape(&[5, 0]).keep_highest(true);
+    /// let m = Mx::target_shape([5, 0]).keep_highest(true);
     /// assert_eq!(m.infer_shape(&[2, 3, 4]).unwrap(), vec![2, 12]);
     /// ```
     pub fn keep_highest(mut self, keep: bool) -> Self {

@@ -34,7 +34,7 @@ use crate::small::Small;
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let a = Array::from_iter(0..6).into_shape_with_order((3, 2)).unwrap();
-/// let f = a.reshape_with(Np::new(&[2, 3], Order::F))?;
+/// let f = a.reshape_with(Np::new([2, 3], Order::F))?;
 /// assert_eq!(f, array![[0, 4, 3], [2, 1, 5]].into_dyn());
 /// assert!(!f.is_view()); // a C-contiguous input read in F order is copied
 /// # Ok(())
@@ -47,16 +47,18 @@ pub struct Np {
 }
 
 impl Np {
-    /// A spec with its order.
+    /// A spec with its order: this crate's [`Order`] (NumPy's C, F or A), or
+    /// `ndarray::Order` (`RowMajor` is C, `ColumnMajor` is F).
     ///
     /// ```
     /// use ndarray_reshape::{Np, Order, ShapeSpec};
-    /// assert_eq!(Np::new(&[3, -1], Order::F).infer_shape(&[6]).unwrap(), vec![3, 2]);
+    /// assert_eq!(Np::new([3, -1], Order::F).infer_shape(&[6]).unwrap(), vec![3, 2]);
+    /// assert_eq!(Np::new([3, -1], ndarray::Order::ColumnMajor), Np::new([3, -1], Order::F));
     /// ```
-    pub fn new(spec: impl IntoSpecList, order: Order) -> Self {
+    pub fn new(spec: impl IntoSpecList, order: impl Into<Order>) -> Self {
         Np {
             spec: spec.into_spec_list(),
-            order,
+            order: order.into(),
         }
     }
 }

@@ -40,12 +40,12 @@ use crate::small::Small;
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::<f32, _>::zeros((2, 4, 6));
-/// let y = x.reshape_paddle(&[-1, 0, 3, 2])?; // 0 copies in[1] = 4
+/// let y = x.reshape_paddle([-1, 0, 3, 2])?; // 0 copies in[1] = 4
 /// assert_eq!(y.shape(), &[2, 4, 3, 2]);
 /// assert!(y.is_view());
 /// let t: Array1<i64> = array![-1, 12];
 /// assert_eq!(x.reshape_paddle(&t)?.shape(), &[4, 12]);
-/// assert_eq!(Paddle::new(&[0, -1]).infer_shape(&[2, 0, 3])?, vec![0, 6]);
+/// assert_eq!(Paddle::new([0, -1]).infer_shape(&[2, 0, 3])?, vec![0, 6]);
 /// # Ok(())
 /// # }
 /// ```
@@ -60,7 +60,7 @@ impl Paddle {
     ///
     /// ```
     /// use ndarray_reshape::{Paddle, ShapeSpec};
-    /// assert_eq!(Paddle::new(&[4, -1]).infer_shape(&[2, 4, 6]).unwrap(), vec![4, 12]);
+    /// assert_eq!(Paddle::new([4, -1]).infer_shape(&[2, 4, 6]).unwrap(), vec![4, 12]);
     /// ```
     pub fn new(spec: impl IntoSpecList) -> Self {
         Paddle {
@@ -75,7 +75,7 @@ impl Paddle {
     /// ```
     /// use ndarray::array;
     /// use ndarray_reshape::{Paddle, ShapeSpec};
-    /// let p = Paddle::new(&[-1, 6]).actual_shape(&array![6i32, 4]);
+    /// let p = Paddle::new([-1, 6]).actual_shape(&array![6i32, 4]);
     /// assert_eq!(p.infer_shape(&[2, 12]).unwrap(), vec![6, 4]);
     /// ```
     pub fn actual_shape(mut self, shape: impl IntoSpecList) -> Self {

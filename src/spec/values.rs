@@ -17,7 +17,7 @@ use crate::small::Small;
 /// ```
 /// use ndarray_reshape::{Mx, ReshapeError, ShapeSpec};
 ///
-/// let err = Mx::new(&[u64::MAX]).infer_shape(&[4]).unwrap_err();
+/// let err = Mx::new([u64::MAX]).infer_shape(&[4]).unwrap_err();
 /// assert!(matches!(err, ReshapeError::ValueDoesNotFit(_)));
 /// ```
 pub trait SpecInt: Sealed {
@@ -308,12 +308,12 @@ where
 }
 
 /// Conversion into a dialect's spec type, so the headline methods take both plain lists and
-/// configured specs: `x.reshape_mx([-3, -2])` and `x.reshape_mx(Mx::new(&[-1, 0]).reverse(true))`.
+/// configured specs: `x.reshape_mx([-3, -2])` and `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`.
 ///
 /// ```
 /// use ndarray_reshape::{IntoSpec, Mx};
 /// let m: Mx = [2, -1].into_spec();
-/// assert_eq!(m, Mx::new(&[2, -1]));
+/// assert_eq!(m, Mx::new([2, -1]));
 /// ```
 pub trait IntoSpec<P> {
     /// Convert into the spec type `P`.
