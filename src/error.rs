@@ -67,7 +67,11 @@ impl fmt::Display for Dialect {
 /// assert_eq!(ctx.spec, "[2, -1, -1]");
 /// assert_eq!(ctx.position, Some(2));
 /// ```
+///
+/// The fields can be read directly; the type is `#[non_exhaustive]`, so that more evidence can
+/// be added without breaking code that reads it, and has an accessor per field.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ErrorContext {
     /// The dialect of the spec.
     pub dialect: Dialect,
@@ -79,6 +83,63 @@ pub struct ErrorContext {
     pub position: Option<usize>,
     /// What exactly went wrong, in a few words.
     pub detail: String,
+}
+
+impl ErrorContext {
+    /// The dialect of the spec.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dialect, Paddle, ShapeSpec};
+    /// let err = Paddle::new([-2]).infer_shape(&[2]).unwrap_err();
+    /// assert_eq!(err.context().dialect(), Dialect::Paddle);
+    /// ```
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The input shape the spec was applied to.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, ShapeSpec};
+    /// let err = Mx::new([5]).infer_shape(&[2, 3]).unwrap_err();
+    /// assert_eq!(err.context().input(), &[2, 3]);
+    /// ```
+    pub fn input(&self) -> &[usize] {
+        &self.input
+    }
+
+    /// The spec as the caller wrote it, with its flags.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, ShapeSpec};
+    /// let err = Mx::new([5]).reverse(true).infer_shape(&[2, 3]).unwrap_err();
+    /// assert_eq!(err.context().spec(), "[5] reverse");
+    /// ```
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The index in the written spec of the entry that broke the rule, when one entry did.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, ShapeSpec};
+    /// let err = Mx::new([2, -1, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
+    /// assert_eq!(err.context().position(), Some(2));
+    /// ```
+    pub fn position(&self) -> Option<usize> {
+        self.position
+    }
+
+    /// What exactly went wrong, in a few words.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, ShapeSpec};
+    /// let err = Mx::new([2, -1, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
+    /// assert_eq!(err.context().detail(), "a second -1");
+    /// ```
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
 }
 
 impl fmt::Display for ErrorContext {

@@ -94,20 +94,25 @@ impl Like {
 
 impl fmt::Display for Like {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let o = |v: Option<i64>| v.map_or_else(|| "None".to_string(), |v| v.to_string());
-        write!(
-            f,
-            "rhs shape {} lhs_begin {} lhs_end {} rhs_begin {} rhs_end {}",
-            self.rhs,
-            o(self.lhs_begin),
-            o(self.lhs_end),
-            o(self.rhs_begin),
-            o(self.rhs_end)
-        )
+        // The bounds that are set, as MXNet names them; the others are `None`.
+        write!(f, "rhs shape {}", self.rhs)?;
+        let bounds = [
+            ("lhs_begin", self.lhs_begin),
+            ("lhs_end", self.lhs_end),
+            ("rhs_begin", self.rhs_begin),
+            ("rhs_end", self.rhs_end),
+        ];
+        for (name, v) in bounds {
+            if let Some(v) = v {
+                write!(f, " {name} {v}")?;
+            }
+        }
+        Ok(())
     }
 }
 
-/// Conversion into a [`Like`] spec: an array (of any element type) or a `Like` itself.
+/// Conversion into a [`Like`] spec: an array (of any element type) whose shape to take, a
+/// plain shape (`[3, 2]`, `&[usize]`, `Vec<usize>`), or a `Like` itself.
 ///
 /// ```
 /// use ndarray::Array;
@@ -116,6 +121,8 @@ impl fmt::Display for Like {
 /// let x = Array::from_iter(0..6);
 /// let rhs = Array::<u8, _>::zeros((3, 2));
 /// assert_eq!(x.reshape_like(&rhs).unwrap().shape(), &[3, 2]);
+/// assert_eq!(x.reshape_like([2, 3]).unwrap().shape(), &[2, 3]);
+/// assert_eq!(x.reshape_like(rhs.shape()).unwrap().shape(), &[3, 2]);
 /// ```
 pub trait IntoLike {
     /// Convert into a [`Like`] spec.
@@ -135,6 +142,36 @@ impl IntoLike for &Like {
 impl<S: RawData, D: Dimension> IntoLike for &ArrayBase<S, D> {
     fn into_like(self) -> Like {
         Like::new(self.shape())
+    }
+}
+/// A plain shape.
+impl<const N: usize> IntoLike for [usize; N] {
+    fn into_like(self) -> Like {
+        Like::new(self)
+    }
+}
+/// A plain shape.
+impl<const N: usize> IntoLike for &[usize; N] {
+    fn into_like(self) -> Like {
+        Like::new(self)
+    }
+}
+/// A plain shape, such as another array's `shape()`.
+impl IntoLike for &[usize] {
+    fn into_like(self) -> Like {
+        Like::new(self)
+    }
+}
+/// A plain shape.
+impl IntoLike for Vec<usize> {
+    fn into_like(self) -> Like {
+        Like::new(self)
+    }
+}
+/// A plain shape.
+impl IntoLike for &Vec<usize> {
+    fn into_like(self) -> Like {
+        Like::new(self)
     }
 }
 /// The shape of an array borrowed as ndarray 0.17's [`ArrayRef`](ndarray::ArrayRef).

@@ -63,6 +63,19 @@ impl Np {
     }
 }
 
+/// A NumPy spec in C order, NumPy's and ndarray's default: `Np::from([3, -1])`.
+///
+/// ```
+/// use ndarray_reshape::{Np, Order};
+/// assert_eq!(Np::from([3, -1]), Np::new([3, -1], Order::C));
+/// assert_eq!(Np::from((3, -1)), Np::new([3, -1], Order::C));
+/// ```
+impl<T: IntoSpecList> From<T> for Np {
+    fn from(spec: T) -> Self {
+        Np::new(spec, Order::C)
+    }
+}
+
 impl fmt::Display for Np {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} order {:?}", self.spec, self.order)

@@ -104,6 +104,18 @@ where
     }
 }
 
+/// As for `&ArrayBase`, taking the array by value (`ShapeItem::from(array![3])`).
+impl<S, D> From<ArrayBase<S, D>> for ShapeItem
+where
+    S: Data,
+    S::Elem: SpecInt,
+    D: Dimension,
+{
+    fn from(a: ArrayBase<S, D>) -> Self {
+        ShapeItem::from(&*a)
+    }
+}
+
 /// As for `&ArrayBase`: a 0-d or one-element integer array, borrowed as ndarray 0.17's
 /// [`ArrayRef`].
 impl<T, D> From<&ArrayRef<T, D>> for ShapeItem
@@ -157,7 +169,7 @@ struct BadEntry {
 }
 
 impl SpecList {
-    fn from_iter<'a, T: SpecInt + 'a>(it: impl IntoIterator<Item = &'a T>) -> Self {
+    fn from_iter<'a, T: SpecInt + ?Sized + 'a>(it: impl IntoIterator<Item = &'a T>) -> Self {
         let it = it.into_iter();
         let mut vals = Small::with_capacity(it.size_hint().0);
         let mut bad: Option<Box<BadEntry>> = None;
@@ -262,6 +274,25 @@ impl<T: SpecInt, const N: usize> IntoSpecList for [T; N] {
         SpecList::from_iter(&self)
     }
 }
+/// Tuples of up to 8 integers, as ndarray takes shapes: `(3, -1)`.
+macro_rules! tuple_spec {
+    ($($t:ident $i:tt),+) => {
+        impl<$($t: SpecInt),+> IntoSpecList for ($($t,)+) {
+            fn into_spec_list(self) -> SpecList {
+                SpecList::from_iter([$(&self.$i as &dyn SpecInt),+])
+            }
+        }
+    };
+}
+tuple_spec!(A 0);
+tuple_spec!(A 0, B 1);
+tuple_spec!(A 0, B 1, C 2);
+tuple_spec!(A 0, B 1, C 2, D 3);
+tuple_spec!(A 0, B 1, C 2, D 3, E 4);
+tuple_spec!(A 0, B 1, C 2, D 3, E 4, F 5);
+tuple_spec!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+tuple_spec!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+
 impl<T: SpecInt> IntoSpecList for Vec<T> {
     fn into_spec_list(self) -> SpecList {
         SpecList::from_iter(&self)
