@@ -106,6 +106,6 @@ fn main() -> Result<(), ReshapeError> {
 
     // And a mistake is reported with its evidence, not a crash.
     let err = t.reshape_mx([0, 0, 0, -4, 5, -1]).unwrap_err();
-    println!("  error: {err}");
+    println!("  expected error: {err}");
     Ok(())
 }

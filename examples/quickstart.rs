@@ -88,7 +88,7 @@ fn main() -> Result<(), ReshapeError> {
 
     // Strict mode: a view or an error, never a copy.
     match t.reshape_view(Np::new([24], Order::C)) {
-        Err(e @ ReshapeError::NeedsCopy(_)) => println!("strict view refused: {e}"),
+        Err(e @ ReshapeError::NeedsCopy(_)) => println!("expected error (strict view): {e}"),
         other => println!("unexpected: {other:?}"),
     }
 
@@ -98,6 +98,6 @@ fn main() -> Result<(), ReshapeError> {
         Paddle::new([0, -1]).infer_shape(&[2, 0, 3])?
     );
     let err = x.reshape_mx([-1, 5, -1]).unwrap_err();
-    println!("error: {err}");
+    println!("expected error: {err}");
     Ok(())
 }

@@ -70,7 +70,7 @@ fn main() {
     }
 
     // What a converter sees on bad graphs: the rule, the input shape, the spec, the position.
-    println!("errors:");
+    println!("expected errors:");
     let bad: [(&str, Result<Vec<usize>, ReshapeError>); 5] = [
         ("mx [-1, -1]", Mx::new([-1, -1]).infer_shape(&[6])),
         (
@@ -93,7 +93,7 @@ fn main() {
     for (name, r) in bad {
         match r {
             Ok(s) => println!("  {name}: {s:?}"),
-            Err(e) => println!("  {name}:\n    {e}"),
+            Err(e) => println!("  {name}:\n    expected error: {e}"),
         }
     }
 }

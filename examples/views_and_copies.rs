@@ -49,7 +49,7 @@ fn main() -> Result<(), ReshapeError> {
     // The strict mode never copies.
     let t = x.t();
     match t.reshape_view(Np::new([-1], Order::C)) {
-        Err(e @ ReshapeError::NeedsCopy(_)) => println!("strict: {e}"),
+        Err(e @ ReshapeError::NeedsCopy(_)) => println!("expected error (strict): {e}"),
         other => println!("unexpected: {other:?}"),
     }
 

@@ -519,6 +519,35 @@ mod tests {
         assert_eq!(view_strides(&[2, 3], &[1, 2], &[3, 2], Order::C), None);
     }
 
+    /// Inputs of more axes than the solver packs on the stack take its heap buffers.
+    #[test]
+    fn more_axes_than_the_inline_buffers() {
+        let c: Vec<isize> = (0..10).rev().map(|k| 1isize << k).collect();
+        assert_eq!(
+            view_strides(&[2; 10], &c, &[4, 256], Order::C),
+            Some(vec![256, 1])
+        );
+        let f: Vec<isize> = (0..10).map(|k| 1isize << k).collect();
+        assert_eq!(
+            view_strides(&[2; 10], &f, &[4, 256], Order::F),
+            Some(vec![1, 4])
+        );
+        // Every stride doubled (a stepped array): still evenly spaced, a view.
+        let stepped: Vec<isize> = (0..10).rev().map(|k| 2isize << k).collect();
+        assert_eq!(
+            view_strides(&[2; 10], &stepped, &[32, 32], Order::C),
+            Some(vec![64, 2])
+        );
+        // A gap after the first axis: only groups that keep it apart are views.
+        let mut gapped = c.clone();
+        gapped[0] *= 2;
+        assert_eq!(view_strides(&[2; 10], &gapped, &[4, 256], Order::C), None);
+        assert_eq!(
+            view_strides(&[2; 10], &gapped, &[2, 512], Order::C),
+            Some(vec![1024, 1])
+        );
+    }
+
     #[test]
     fn never_panics_on_extreme_input() {
         assert_eq!(

@@ -12,6 +12,10 @@ use ndarray_reshape::{
 };
 use serde_json::Value;
 
+#[path = "common/json.rs"]
+mod json;
+use json::{i64s, usizes};
+
 /// Under Miri, which runs about a thousand times slower, every `MIRI_SAMPLE`-th case.
 const MIRI_SAMPLE: usize = 16;
 
@@ -24,22 +28,6 @@ fn load(name: &str) -> Vec<Value> {
         .filter(|(i, _)| !cfg!(miri) || i % MIRI_SAMPLE == 0)
         .map(|(_, l)| l)
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
-        .collect()
-}
-
-fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
-}
-
-fn i64s(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_i64().unwrap())
         .collect()
 }
 

@@ -293,3 +293,25 @@ fn allocation_failed() {
     pin(e, "allocation_failed", None,
         "allocation_failed: cannot allocate the copy's output: 4611686018427387904 elements of 4 bytes, more than 18446744073709551615 bytes; input shape [4398046511104, 1048576], mxnet spec [-1]");
 }
+
+#[test]
+fn inference_failures_name_the_written_position() {
+    // [-4, 2, 3, 4, -1] on [6, 5]: the -1 is output dim 3 but spec entry 4; 2 * 3 * 4 = 24 does
+    // not divide 30.
+    let e = Mx::new([-4, 2, 3, 4, -1]).infer_shape(&[6, 5]).unwrap_err();
+    assert_eq!(e.category(), "infer_not_divisible");
+    assert_eq!(e.context().position, Some(4), "{e}");
+    // Reversed, the entries are read from the right: the -1 is output dim 0 but spec entry 2.
+    let e = Mx::new([4, 0, -1])
+        .reverse(true)
+        .infer_shape(&[7, 6, 5])
+        .unwrap_err();
+    assert_eq!(e.category(), "infer_not_divisible");
+    assert_eq!(e.context().position, Some(2), "{e}");
+    // MXNet 2.x: -6 splits, -1 after it.
+    let e = Npx::new([-6, 2, 3, 4, -1])
+        .infer_shape(&[6, 5])
+        .unwrap_err();
+    assert_eq!(e.category(), "infer_not_divisible");
+    assert_eq!(e.context().position, Some(4), "{e}");
+}

@@ -11,21 +11,9 @@ use ndarray::{ArrayView, IxDyn};
 use ndarray_reshape::{Like, Mx, Onnx, Paddle, ReshapeExt, ShapeSpec};
 use serde_json::Value;
 
-fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_u64().unwrap() as usize)
-        .collect()
-}
-
-fn i64s(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_i64().unwrap())
-        .collect()
-}
+#[path = "common/json.rs"]
+mod json;
+use json::{i64s, usizes};
 
 /// One record through every mode that applies to a C-contiguous input.
 fn check<P: ShapeSpec>(record: &Value, spec: P, base: &[u32]) -> Result<(), String> {

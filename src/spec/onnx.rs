@@ -176,6 +176,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn accessors_give_what_an_exporter_writes() {
+        let o = Onnx::new([2, -1, 0]);
+        assert_eq!(o.shape_values(), Some(&[2i64, -1, 0][..]));
+        assert!(!o.is_allowzero());
+        let z = o.clone().allowzero(true);
+        assert!(z.is_allowzero());
+        assert_eq!(z.shape_values(), Some(&[2i64, -1, 0][..]));
+        assert_eq!(Onnx::new([u64::MAX]).shape_values(), None);
+        assert_eq!(Onnx::new(Vec::<i64>::new()).shape_values(), Some(&[][..]));
+    }
+
+    #[test]
     fn table() {
         let ok: &[(&[usize], &[i64], bool, &[usize])] = &[
             (&[2, 3, 4], &[2, 0, 1, -1], false, &[2, 3, 1, 4]),

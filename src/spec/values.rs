@@ -387,6 +387,16 @@ mod tests {
     }
 
     #[test]
+    fn lists_print_as_written() {
+        let list = [2, -1].into_spec_list();
+        assert_eq!(format!("{list:?}"), "[2, -1]");
+        assert_eq!(list.to_string(), "[2, -1]");
+        let bad = [1u64, u64::MAX].into_spec_list();
+        assert_eq!(format!("{bad:?}"), "[1, 18446744073709551615]");
+        assert_eq!(format!("{:?}", (3, -1).into_spec_list()), "[3, -1]");
+    }
+
+    #[test]
     fn shape_tensor_must_be_1d() {
         let t = ndarray::array![[1i32, 2], [3, 4]];
         let f = (&t).into_spec_list().values().unwrap_err();
