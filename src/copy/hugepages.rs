@@ -6,15 +6,6 @@ pub(super) const MIN_BYTES: usize = 4 << 20;
 
 const HUGE: usize = 2 << 20;
 
-#[cfg(target_os = "linux")]
-extern "C" {
-    fn madvise(
-        addr: *mut core::ffi::c_void,
-        len: usize,
-        advice: core::ffi::c_int,
-    ) -> core::ffi::c_int;
-}
-
 /// Ask the kernel to back the 2 MiB-aligned part of `v`'s spare capacity with huge pages.
 /// Advisory: a refusal changes nothing but speed.
 pub(super) fn advise<A>(v: &mut Vec<A>) {
@@ -24,19 +15,17 @@ pub(super) fn advise<A>(v: &mut Vec<A>) {
     }
     #[cfg(target_os = "linux")]
     {
-        const MADV_HUGEPAGE: core::ffi::c_int = 14;
         let start = v.as_mut_ptr() as usize;
         let aligned = start.next_multiple_of(HUGE);
         let end = (start + bytes) / HUGE * HUGE;
         if end > aligned {
+            // The advised range's start, derived from `v`'s own pointer (no integer-to-pointer
+            // cast); `aligned - start < HUGE <= bytes`, so it stays inside the allocation.
+            let from = v.as_mut_ptr().cast::<u8>().wrapping_add(aligned - start);
             // SAFETY: the range lies inside `v`'s own allocation; MADV_HUGEPAGE only changes how
             // the kernel backs those pages, never their contents or validity.
             unsafe {
-                madvise(
-                    aligned as *mut core::ffi::c_void,
-                    end - aligned,
-                    MADV_HUGEPAGE,
-                );
+                libc::madvise(from.cast(), end - aligned, libc::MADV_HUGEPAGE);
             }
         }
     }
