@@ -29,6 +29,9 @@ pub enum Dialect {
     Npx,
     /// ONNX `Reshape` ([`Onnx`](crate::Onnx)).
     Onnx,
+    /// No reshape spec: ndarray's conversion of a result's dimension type
+    /// ([`IntoDim::into_dim`](crate::IntoDim::into_dim)).
+    Ndarray,
 }
 
 impl Dialect {
@@ -46,6 +49,7 @@ impl Dialect {
             Dialect::Np => "numpy",
             Dialect::Npx => "mxnet npx",
             Dialect::Onnx => "onnx",
+            Dialect::Ndarray => "ndarray",
         }
     }
 }

@@ -266,7 +266,7 @@ mod view;
 
 pub use dims::Order;
 pub use error::{Dialect, ErrorContext, ReshapeError};
-pub use ext::ReshapeExt;
+pub use ext::{IntoDim, IntoReshapeClone, ReshapeExt};
 pub use spec::like::{IntoLike, Like};
 pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;

@@ -6,12 +6,12 @@
 //! for, so no caller can pair a plan with another array.
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension, IxDyn,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension,
     OwnedArcRepr, OwnedRepr, RawArrayView, RawArrayViewMut, RawData, ShapeBuilder, ViewRepr,
 };
 
 use crate::dims::{
-    axis_low, contiguous_dims, dim_filled, fill_contiguous_strides, low_offset, Reading,
+    axis_low, contiguous_dims, dim_filled, fill_contiguous_strides, low_offset, typed_dim, Reading,
 };
 use crate::error::{ReshapeError, Rule};
 use crate::layout::{is_contiguous, reading, solve};
@@ -165,14 +165,18 @@ impl Plan {
     ///
     /// As [`view`](Self::view), and the elements must be writable and unaliased for `'a`.
     #[inline]
-    unsafe fn view_mut<'a, A>(&self, ptr: *mut A) -> ArrayViewMut<'a, A, IxDyn> {
+    unsafe fn view_mut<'a, A, E: Dimension>(
+        &self,
+        ptr: *mut A,
+        mk: impl Fn(&[usize]) -> E,
+    ) -> ArrayViewMut<'a, A, E> {
         if self.contiguous && !self.shape.contains(&0) {
-            let shape = contiguous_dims(&self.shape, self.reading, IxDyn);
+            let shape = contiguous_dims(&self.shape, self.reading, mk);
             // SAFETY: as in `view`; uniqueness is the caller's contract.
             unsafe { ArrayViewMut::from_shape_ptr(shape, ptr) }
         } else {
             // SAFETY: solver strides for this array (caller's contract).
-            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides) }
+            unsafe { view_mut_from_parts(ptr, &self.shape, &self.strides, mk) }
         }
     }
 }
@@ -225,21 +229,23 @@ where
 
 /// The strict mutable view ([`ReshapeExt::reshape_view_mut`](crate::ReshapeExt::reshape_view_mut)).
 #[inline(always)]
-pub(crate) fn view_mut<'a, A, D, P>(
+pub(crate) fn view_mut<'a, A, D, E, P>(
     a: &'a mut ArrayRef<A, D>,
     spec: &P,
-) -> Result<ArrayViewMut<'a, A, IxDyn>, ReshapeError>
+    mk: impl Fn(&[usize]) -> E,
+) -> Result<ArrayViewMut<'a, A, E>, ReshapeError>
 where
     D: Dimension,
+    E: Dimension,
     P: ShapeSpec + ?Sized,
 {
     let mut plan = Plan::empty();
-    plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
+    plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
     let ptr = a.as_mut_ptr();
     // SAFETY: a view plan for the layout of `a`, borrowed uniquely (an `&mut ArrayRef` is
     // unshared data) for the returned lifetime; the reshape is a bijection onto its elements,
     // so each element is still addressed by one index only.
-    Ok(unsafe { plan.view_mut(ptr) })
+    Ok(unsafe { plan.view_mut(ptr, mk) })
 }
 
 /// A read-only view with signed strides at `ptr` (the element at index `[0, ..., 0]`), with
@@ -289,24 +295,25 @@ unsafe fn view_from_parts<'a, A, E: Dimension>(
 /// As [`view_from_parts`], and the elements must be writable and not otherwise accessed for
 /// `'a`, each addressed by one index only.
 #[inline]
-unsafe fn view_mut_from_parts<'a, A>(
+unsafe fn view_mut_from_parts<'a, A, E: Dimension>(
     ptr: *mut A,
     shape: &[usize],
     strides: &[isize],
-) -> ArrayViewMut<'a, A, IxDyn> {
+    mk: impl Fn(&[usize]) -> E,
+) -> ArrayViewMut<'a, A, E> {
     if shape.contains(&0) {
         // SAFETY: as in `view_from_parts`: default (zero) strides on an empty shape.
-        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape), ptr) };
     }
-    let (low, abs) = unsigned_layout::<IxDyn>(shape, strides);
+    let (low, abs) = unsigned_layout::<E>(shape, strides);
     if low == 0 {
         // SAFETY: non-negative strides addressing live, unaliased, writable elements for `'a`.
-        return unsafe { ArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), ptr) };
+        return unsafe { ArrayViewMut::from_shape_ptr(mk(shape).strides(abs), ptr) };
     }
     // SAFETY: as in `view_from_parts`; uniqueness of the elements is the caller's contract.
     let raw = unsafe {
         let base = ptr.offset(low);
-        let mut raw = RawArrayViewMut::from_shape_ptr(IxDyn(shape).strides(abs), base);
+        let mut raw = RawArrayViewMut::from_shape_ptr(mk(shape).strides(abs), base);
         for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
             raw.invert_axis(Axis(i));
         }
@@ -336,19 +343,20 @@ fn unsigned_layout<E: Dimension>(shape: &[usize], strides: &[isize]) -> (isize, 
 ///
 /// `shape`/`strides` must be a view reshape of `a` found by the solver: a bijection onto the
 /// same elements, so the lowest address is the same too.
-fn owned_with_layout<A, D: Dimension>(
+fn owned_with_layout<A, D: Dimension, E: Dimension>(
     a: Array<A, D>,
     shape: &[usize],
     strides: &[isize],
-) -> Array<A, IxDyn> {
+    mk: impl Fn(&[usize]) -> E,
+) -> Array<A, E> {
     let empty = a.is_empty();
     let to_low = low_offset(a.shape(), a.strides());
     let (mut vec, offset) = a.into_raw_vec_and_offset();
     if empty {
-        let zeros = IxDyn::zeros(shape.len());
+        let zeros = E::zeros(shape.len());
         // SAFETY: an empty array with zero strides never offsets its pointer: conditions 3-5 of
         // `from_shape_vec_unchecked` hold for any vector.
-        return unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(zeros), vec) };
+        return unsafe { Array::from_shape_vec_unchecked(mk(shape).strides(zeros), vec) };
     }
     let low = offset.unwrap_or(0) as isize + to_low;
     if low > 0 {
@@ -357,7 +365,7 @@ fn owned_with_layout<A, D: Dimension>(
         vec.drain(..low as usize);
     }
     // ndarray stores strides as `usize`, negative ones in two's complement.
-    let ustrides: IxDyn = dim_filled(strides.len(), |u| {
+    let ustrides: E = dim_filled(strides.len(), |u| {
         u.iter_mut()
             .zip(strides)
             .for_each(|(u, &s)| *u = s as usize)
@@ -366,7 +374,7 @@ fn owned_with_layout<A, D: Dimension>(
     // lowest is now at index 0; `from_shape_vec_unchecked` puts the logical first element at
     // the offset of the negative strides, which is where it was relative to the lowest. The
     // elements are distinct and in bounds, as they were in `a`.
-    unsafe { Array::from_shape_vec_unchecked(IxDyn(shape).strides(ustrides), vec) }
+    unsafe { Array::from_shape_vec_unchecked(mk(shape).strides(ustrides), vec) }
 }
 
 mod sealed {
@@ -389,65 +397,72 @@ mod sealed {
 /// # }
 /// ```
 pub trait IntoReshapeData: RawData + sealed::Sealed {
+    /// The consuming reshape to dims of type `E` (`IxDyn` for
+    /// [`into_reshape`](crate::ReshapeExt::into_reshape)).
     #[doc(hidden)]
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         a: ArrayBase<Self, D>,
         spec: &P,
-    ) -> Result<ArrayBase<Self, IxDyn>, ReshapeError>
+    ) -> Result<ArrayBase<Self, E>, ReshapeError>
     where
         Self: Sized;
 }
 
 impl<A> sealed::Sealed for ViewRepr<&A> {}
 impl<'a, A> IntoReshapeData for ViewRepr<&'a A> {
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         a: ArrayView<'a, A, D>,
         spec: &P,
-    ) -> Result<ArrayView<'a, A, IxDyn>, ReshapeError> {
+    ) -> Result<ArrayView<'a, A, E>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
+        plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
         // SAFETY: a view plan for the layout of `a`, whose elements are borrowed for `'a`.
-        Ok(unsafe { plan.view(a.as_ptr(), IxDyn) })
+        Ok(unsafe { plan.view(a.as_ptr(), typed_dim::<E>) })
     }
 }
 
 impl<A> sealed::Sealed for ViewRepr<&mut A> {}
 impl<'a, A> IntoReshapeData for ViewRepr<&'a mut A> {
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         mut a: ArrayViewMut<'a, A, D>,
         spec: &P,
-    ) -> Result<ArrayViewMut<'a, A, IxDyn>, ReshapeError> {
+    ) -> Result<ArrayViewMut<'a, A, E>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
+        plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
         let ptr = a.as_mut_ptr();
         drop(a);
         // SAFETY: a view plan for the layout of `a`, a unique view of its elements for `'a`,
         // consumed here: the new view is the only one.
-        Ok(unsafe { plan.view_mut(ptr) })
+        Ok(unsafe { plan.view_mut(ptr, typed_dim::<E>) })
     }
 }
 
 impl<A> sealed::Sealed for OwnedRepr<A> {}
 impl<A> IntoReshapeData for OwnedRepr<A> {
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         a: Array<A, D>,
         spec: &P,
-    ) -> Result<Array<A, IxDyn>, ReshapeError> {
+    ) -> Result<Array<A, E>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
-        Ok(owned_with_layout(a, &plan.shape, &plan.signed_strides()))
+        plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
+        Ok(owned_with_layout(
+            a,
+            &plan.shape,
+            &plan.signed_strides(),
+            typed_dim::<E>,
+        ))
     }
 }
 
 impl<A> sealed::Sealed for OwnedArcRepr<A> {}
 impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         a: ArrayBase<OwnedArcRepr<A>, D>,
         spec: &P,
-    ) -> Result<ArrayBase<OwnedArcRepr<A>, IxDyn>, ReshapeError> {
+    ) -> Result<ArrayBase<OwnedArcRepr<A>, E>, ReshapeError> {
         // Validate first, so a shared buffer is reported only for a reshape that is otherwise fine.
         let mut plan = Plan::empty();
-        plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
+        plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
         if !a.is_unique() {
             let shape = a.shape().to_vec();
             let shared = |why: &str| reject(Rule::NeedsCopy, spec, &shape, why);
@@ -458,11 +473,7 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
                      into_reshape would have to copy it",
                 ));
             }
-            // Contiguous in the reading order: the same shared buffer with ndarray's default
-            // strides for the new shape in that order, which is what the plan is.
-            return a
-                .into_shape_with_order((IxDyn(&plan.shape), plan.reading.ndarray()))
-                .map_err(|e| shared(&format!("ndarray refused the contiguous reshape: {e}")));
+            return shared_contiguous(a, &plan).map_err(|e| shared(&e));
         }
         // Unique: `into_owned` unwraps the Arc without cloning the elements. The plan is
         // computed again for the owned array: ndarray does not promise that `into_owned` keeps
@@ -471,21 +482,144 @@ impl<A: Clone> IntoReshapeData for OwnedArcRepr<A> {
     }
 }
 
+/// A shared `ArcArray` contiguous in the plan's reading order, reshaped to the plan's shape
+/// over the same shared buffer (ndarray's default strides for that shape and order, which is
+/// what the plan is), or why ndarray refused.
+fn shared_contiguous<A: Clone, D: Dimension, E: Dimension>(
+    a: ArrayBase<OwnedArcRepr<A>, D>,
+    plan: &Plan,
+) -> Result<ArrayBase<OwnedArcRepr<A>, E>, String> {
+    a.into_shape_with_order((typed_dim::<E>(&plan.shape), plan.reading.ndarray()))
+        .map_err(|e| format!("ndarray refused the contiguous reshape: {e}"))
+}
+
 impl<A> sealed::Sealed for CowRepr<'_, A> {}
 impl<'a, A: Clone> IntoReshapeData for CowRepr<'a, A> {
-    fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
+    fn into_reshape<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
         a: CowArray<'a, A, D>,
         spec: &P,
-    ) -> Result<CowArray<'a, A, IxDyn>, ReshapeError> {
+    ) -> Result<CowArray<'a, A, E>, ReshapeError> {
         if a.is_view() {
             let mut plan = Plan::empty();
-            plan.compute_view::<IxDyn, _>(spec, a.shape(), a.strides())?;
+            plan.compute_view::<E, _>(spec, a.shape(), a.strides())?;
             // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the view
             // plan addresses exactly those elements.
-            Ok(CowArray::from(unsafe { plan.view(a.as_ptr(), IxDyn) }))
+            Ok(CowArray::from(unsafe {
+                plan.view(a.as_ptr(), typed_dim::<E>)
+            }))
         } else {
             // The owned variant: `into_owned` moves the array out without copying.
             OwnedRepr::into_reshape(a.into_owned(), spec).map(CowArray::from)
         }
     }
+}
+
+/// The copy function of the consuming view-or-copy modes: the input, the planned shape and
+/// reading order, and the dims builder of the result.
+pub(crate) type CopyFn<'c, A, D, E> =
+    &'c dyn Fn(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, E>, ReshapeError>;
+
+/// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of a view: a view
+/// with the input's lifetime when the strides permit, else `copy`.
+pub(crate) fn view_into_or<'a, A, D, E, P>(
+    a: ArrayView<'a, A, D>,
+    spec: &P,
+    copy: CopyFn<'_, A, D, E>,
+) -> Result<CowArray<'a, A, E>, ReshapeError>
+where
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
+    if plan.view {
+        // SAFETY: a view plan for the layout of `a`, of `E`'s rank (checked), whose elements
+        // are borrowed for `'a`.
+        return Ok(CowArray::from(unsafe {
+            plan.view(a.as_ptr(), typed_dim::<E>)
+        }));
+    }
+    copy(&a, &plan.shape, plan.reading).map(CowArray::from)
+}
+
+/// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an owned
+/// array: its own buffer with the new layout when the strides permit, else `copy`.
+pub(crate) fn owned_into_or<A, D, E, P>(
+    a: Array<A, D>,
+    spec: &P,
+    copy: CopyFn<'_, A, D, E>,
+) -> Result<Array<A, E>, ReshapeError>
+where
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
+    if plan.view {
+        return Ok(owned_with_layout(
+            a,
+            &plan.shape,
+            &plan.signed_strides(),
+            typed_dim::<E>,
+        ));
+    }
+    copy(&a, &plan.shape, plan.reading)
+}
+
+/// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an `ArcArray`:
+/// its own buffer when unique (as [`owned_into_or`]), the shared buffer when contiguous in the
+/// reading order, else `copy` into a new one.
+pub(crate) fn arc_into_or<A, D, E, P>(
+    a: ArrayBase<OwnedArcRepr<A>, D>,
+    spec: &P,
+    copy: CopyFn<'_, A, D, E>,
+) -> Result<ArrayBase<OwnedArcRepr<A>, E>, ReshapeError>
+where
+    A: Clone,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    if a.is_unique() {
+        // `into_owned` unwraps the Arc without cloning the elements; the plan is computed for
+        // the owned array, whose layout ndarray does not promise to keep.
+        return owned_into_or(a.into_owned(), spec, copy).map(Array::into_shared);
+    }
+    let mut plan = Plan::empty();
+    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
+    if plan.contiguous {
+        let shape = a.shape().to_vec();
+        return shared_contiguous(a, &plan).map_err(|e| reject(Rule::NeedsCopy, spec, &shape, &e));
+    }
+    copy(&a, &plan.shape, plan.reading).map(Array::into_shared)
+}
+
+/// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of a `CowArray`:
+/// [`view_into_or`] for the view variant, [`owned_into_or`] for the owned one.
+pub(crate) fn cow_into_or<'a, A, D, E, P>(
+    a: CowArray<'a, A, D>,
+    spec: &P,
+    copy: CopyFn<'_, A, D, E>,
+) -> Result<CowArray<'a, A, E>, ReshapeError>
+where
+    A: Clone,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    if !a.is_view() {
+        return owned_into_or(a.into_owned(), spec, copy).map(CowArray::from);
+    }
+    let mut plan = Plan::empty();
+    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
+    if plan.view {
+        // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the view plan
+        // addresses exactly those elements, with `E`'s rank (checked).
+        return Ok(CowArray::from(unsafe {
+            plan.view(a.as_ptr(), typed_dim::<E>)
+        }));
+    }
+    copy(&a, &plan.shape, plan.reading).map(CowArray::from)
 }

@@ -70,3 +70,70 @@ fn small_frictions() -> Result<(), ReshapeError> {
     );
     Ok(())
 }
+
+/// A function that takes a typed view and returns a typed view of the caller's lifetime, in one
+/// call and with one error type.
+#[test]
+fn typed_view_keeps_the_callers_lifetime() -> Result<(), ReshapeError> {
+    use ndarray::{ArrayView2, ArrayView3, Ix2};
+    use ndarray_reshape::Mx;
+
+    fn merge_heads<'a>(x: ArrayView3<'a, f32>) -> Result<ArrayView2<'a, f32>, ReshapeError> {
+        x.into_reshape_dim::<Ix2>(Mx::new([0, -3]))
+    }
+    let a = Array::<f32, _>::ones((2, 3, 4));
+    let v = merge_heads(a.view())?;
+    assert_eq!((v.dim(), v.as_ptr()), ((2, 12), a.as_ptr()));
+    let err = merge_heads(a.view().permuted_axes([1, 0, 2])).unwrap_err();
+    assert!(matches!(err, ReshapeError::NeedsCopy(_)));
+    Ok(())
+}
+
+/// A reshape of a permuted temporary whose result outlives the statement: the consuming
+/// view-or-copy call owns its copy.
+#[test]
+fn chained_temporary_is_not_borrowed() -> Result<(), ReshapeError> {
+    use ndarray::Order;
+    let x = Array::from_iter(0..6)
+        .into_shape_with_order((2, 3))
+        .unwrap();
+    let flat = x
+        .view()
+        .permuted_axes([1, 0])
+        .into_reshape_clone(Np::new([-1], Order::F))?;
+    assert_eq!(flat.as_slice(), Some(&[0, 1, 2, 3, 4, 5][..]));
+    assert!(flat.is_view()); // F order of the transpose is the original buffer
+    let owned = x.reversed_axes().into_reshape_clone(Np::from([-1]))?;
+    assert_eq!(owned.as_slice(), Some(&[0, 3, 1, 4, 2, 5][..]));
+    Ok(())
+}
+
+/// Typed results from the headline calls, fed to `permuted_axes` and to a typed parameter.
+#[test]
+fn typed_results_from_headline_calls() -> Result<(), ReshapeError> {
+    use ndarray::{ArrayView2, Ix2, Ix4};
+    use ndarray_reshape::{IntoDim, Paddle};
+
+    fn rows(x: ArrayView2<f32>) -> usize {
+        x.nrows()
+    }
+    let x = Array::<f32, _>::zeros((2, 5, 12));
+    let heads = x.reshape_paddle([0, 0, 3, 4])?.into_dim::<Ix4>()?;
+    let t = heads.view().permuted_axes([0, 2, 1, 3]);
+    assert_eq!(t.dim(), (2, 3, 5, 4));
+    let m = x.reshape_mx([-3, 0])?.into_dim::<Ix2>()?;
+    assert_eq!(rows(m.view()), 10);
+    let typed = x.reshape_with_dim::<Ix2>(Paddle::new([0, -1]))?;
+    assert_eq!(rows(typed.view()), 2);
+    let mut y = x.clone();
+    let mut v = y.reshape_view_mut_dim::<Ix2>(Paddle::new([-1, 12]))?;
+    v[[9, 11]] = 1.0;
+    assert_eq!(y[[1, 4, 11]], 1.0);
+    let mut buf = vec![0.0; 120];
+    let c = x.reshape_copy_into_dim::<Ix2>(Paddle::new([12, -1]), &mut buf)?;
+    assert_eq!(c.dim(), (12, 10));
+    let err = x.reshape_mx([-1])?.into_dim::<Ix2>().unwrap_err();
+    assert!(matches!(err, ReshapeError::RankMismatch(_)));
+    assert!(err.to_string().contains("into_dim::<Ix2>"), "{err}");
+    Ok(())
+}

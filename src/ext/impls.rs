@@ -6,7 +6,7 @@ use ndarray::{
     OwnedRepr, RawData, ShapeBuilder,
 };
 
-use super::{sealed, ReshapeExt};
+use super::{sealed, IntoReshapeClone, ReshapeExt};
 use crate::copy;
 use crate::dims::{typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
@@ -54,7 +54,17 @@ macro_rules! borrowing_methods {
             $($data_mut)*
         {
             // An `ArrayBase`'s `DerefMut` makes shared (Arc) data unique first.
-            view::view_mut(self, &spec)
+            view::view_mut(self, &spec, IxDyn)
+        }
+
+        fn reshape_view_mut_dim<E: Dimension>(
+            &mut self,
+            spec: impl ShapeSpec,
+        ) -> Result<ArrayViewMut<'_, A, E>, ReshapeError>
+        where
+            $($data_mut)*
+        {
+            view::view_mut(self, &spec, typed_dim::<E>)
         }
 
         fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
@@ -74,7 +84,19 @@ macro_rules! borrowing_methods {
             A: Copy + Send + Sync,
             $($data)*
         {
-            copy_into(self, &spec, out)
+            copy_into(self, &spec, out, IxDyn)
+        }
+
+        fn reshape_copy_into_dim<'o, E: Dimension>(
+            &self,
+            spec: impl ShapeSpec,
+            out: &'o mut [A],
+        ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
+        where
+            A: Copy + Send + Sync,
+            $($data)*
+        {
+            copy_into(self, &spec, out, typed_dim::<E>)
         }
 
         fn reshape_with_dim<E: Dimension>(
@@ -125,6 +147,41 @@ where
     {
         S::into_reshape(self, &spec)
     }
+
+    fn into_reshape_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayBase<S, E>, ReshapeError>
+    where
+        S: IntoReshapeData,
+        Self: Sized,
+    {
+        S::into_reshape(self, &spec)
+    }
+
+    fn into_reshape_clone<P: ShapeSpec>(
+        self,
+        spec: P,
+    ) -> Result<ArrayBase<S::Cloned, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: IntoReshapeClone,
+        Self: Sized,
+    {
+        S::into_reshape_clone(self, &spec)
+    }
+
+    fn into_reshape_clone_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayBase<S::Cloned, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: IntoReshapeClone,
+        Self: Sized,
+    {
+        S::into_reshape_clone(self, &spec)
+    }
 }
 
 impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
@@ -157,13 +214,54 @@ impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
     where
         Self: Sized,
     {
-        Err(reject(
-            Rule::NeedsCopy,
-            &spec,
-            self.shape(),
-            "an ArrayRef is borrowed: reshape the array it belongs to",
-        ))
+        Err(borrowed(&spec, self.shape()))
     }
+
+    #[allow(dead_code)]
+    fn into_reshape_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<Array<A, E>, ReshapeError>
+    where
+        Self: Sized,
+    {
+        Err(borrowed(&spec, self.shape()))
+    }
+
+    #[allow(dead_code)]
+    fn into_reshape_clone<P: ShapeSpec>(
+        self,
+        spec: P,
+    ) -> Result<ArrayBase<<OwnedRepr<A> as IntoReshapeClone>::Cloned, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        Self: Sized,
+    {
+        Err(borrowed(&spec, self.shape()))
+    }
+
+    #[allow(dead_code)]
+    fn into_reshape_clone_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayBase<<OwnedRepr<A> as IntoReshapeClone>::Cloned, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        Self: Sized,
+    {
+        Err(borrowed(&spec, self.shape()))
+    }
+}
+
+/// The error of the consuming methods on an [`ArrayRef`], which exists only behind a reference.
+#[cold]
+fn borrowed<P: ShapeSpec + ?Sized>(spec: &P, shape: &[usize]) -> ReshapeError {
+    reject(
+        Rule::NeedsCopy,
+        spec,
+        shape,
+        "an ArrayRef is borrowed: reshape the array it belongs to",
+    )
 }
 
 /// [`ReshapeExt::reshape_with`] with the result's dims built by `mk`: `IxDyn`, or
@@ -206,7 +304,7 @@ where
 /// [`ReshapeError::AllocationFailed`] for a copy of an input of `shape` by `spec`.
 #[cold]
 #[inline(never)]
-fn out_of_memory<P: ShapeSpec + ?Sized>(
+pub(super) fn out_of_memory<P: ShapeSpec + ?Sized>(
     spec: &P,
     shape: &[usize],
     e: copy::AllocError,
@@ -216,18 +314,20 @@ fn out_of_memory<P: ShapeSpec + ?Sized>(
 
 /// [`ReshapeExt::reshape_copy_into`].
 #[inline(always)]
-fn copy_into<'o, A, D, P>(
+fn copy_into<'o, A, D, E, P>(
     a: &ArrayRef<A, D>,
     spec: &P,
     out: &'o mut [A],
-) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+    mk: impl Fn(&[usize]) -> E,
+) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
 where
     A: Copy + Send + Sync,
     D: Dimension,
+    E: Dimension,
     P: ShapeSpec + ?Sized,
 {
     let mut plan = Plan::empty();
-    plan.compute(spec, a.shape(), a.strides())?;
+    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
     let n = a.len();
     let wrong_length = |len: usize| {
         reject(
@@ -242,7 +342,7 @@ where
     }
     copy::copy_into(a, plan.reading, out);
     let len = out.len();
-    let shape = IxDyn(&plan.shape).set_f(plan.reading == Reading::F);
+    let shape = mk(&plan.shape).set_f(plan.reading == Reading::F);
     // The length matches the shape (checked above), so this cannot fail.
     ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
 }

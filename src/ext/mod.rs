@@ -2,7 +2,10 @@
 //! are thin: the spec gives the target shape, the `view` module a view when the strides permit
 //! one, the `copy` module a copy otherwise. Raw pointers stay in those two modules.
 
+mod dim;
 mod impls;
+
+pub use dim::{IntoDim, IntoReshapeClone};
 
 use ndarray::{
     Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension, IxDyn, RawData,
@@ -32,11 +35,17 @@ pub(crate) mod sealed {
 /// | [`reshape_with`](Self::reshape_with) and the headline methods | view (`CowArray::is_view`) | owned copy |
 /// | [`reshape_view`](Self::reshape_view), [`reshape_view_mut`](Self::reshape_view_mut) | view | [`ReshapeError::NeedsCopy`] |
 /// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] |
+/// | [`into_reshape_clone`](Self::into_reshape_clone) | same storage, new shape | copy (a view becomes a `CowArray` of its lifetime) |
 /// | [`reshape_owned`](Self::reshape_owned) | fresh copy | fresh copy |
 /// | [`reshape_copy_into`](Self::reshape_copy_into) | copy into `out` | copy into `out` |
 ///
 /// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
 /// large. The trait is sealed.
+///
+/// Results have dynamic rank (`IxDyn`). For a rank-typed result (`Ix2`, ...), call the `_dim`
+/// variant of a method with a spec value, or convert any result with
+/// [`IntoDim::into_dim`](crate::IntoDim::into_dim):
+/// `x.reshape_mx([0, -1])?.into_dim::<Ix2>()?`.
 ///
 /// # Examples
 ///
@@ -501,4 +510,164 @@ where
     where
         A: Clone + Send + Sync,
         S: Data;
+
+    /// [`reshape_view_mut`](Self::reshape_view_mut) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, Ix2};
+    /// use ndarray_reshape::{Mx, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let mut m = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let mut v = m.reshape_view_mut_dim::<Ix2>(Mx::new([-1, 4]))?;
+    /// v.row_mut(5).fill(0);
+    /// assert_eq!(m[[1, 2, 3]], 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_view_mut_dim<E: Dimension>(
+        &mut self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayViewMut<'_, A, E>, ReshapeError>
+    where
+        S: DataMut;
+
+    /// [`reshape_copy_into`](Self::reshape_copy_into) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::OutputLength`]
+    /// (then `out` is left untouched).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array, Ix2};
+    /// use ndarray_reshape::{Np, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
+    /// let mut buf = [0; 6];
+    /// let y = x.t().reshape_copy_into_dim::<Ix2>(Np::from([2, 3]), &mut buf)?;
+    /// assert_eq!(y, array![[0, 3, 1], [4, 2, 5]]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reshape_copy_into_dim<'o, E: Dimension>(
+        &self,
+        spec: impl ShapeSpec,
+        out: &'o mut [A],
+    ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
+    where
+        A: Copy + Send + Sync,
+        S: Data;
+
+    /// [`into_reshape`](Self::into_reshape) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)): a view keeps its lifetime, as ndarray's
+    /// `into_shape_with_order` does.
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, ArrayView2, ArrayView3, Ix2};
+    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+    ///
+    /// fn rows<'a>(x: ArrayView3<'a, f32>) -> Result<ArrayView2<'a, f32>, ReshapeError> {
+    ///     x.into_reshape_dim::<Ix2>(Mx::new([-3, -2]))
+    /// }
+    /// let a = Array::<f32, _>::zeros((2, 3, 4));
+    /// assert_eq!(rows(a.view())?.dim(), (6, 4));
+    /// # Ok::<(), ReshapeError>(())
+    /// ```
+    fn into_reshape_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayBase<S, E>, ReshapeError>
+    where
+        S: IntoReshapeData,
+        Self: Sized;
+
+    /// Consume the array and reshape it, copying only when the strides require it, like
+    /// ndarray's `into_shape_clone`: a view ([`ArrayView`]) becomes a [`CowArray`] of the same
+    /// lifetime (the view when the strides permit, else a copy), an owned array keeps its buffer
+    /// when it can (else a copy, and the old buffer is freed), an `ArcArray` stays an `ArcArray`
+    /// and a `CowArray` a `CowArray`. A mutable view has no such mode: use
+    /// [`into_reshape`](Self::into_reshape) or [`reshape_with`](Self::reshape_with).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, or [`ReshapeError::AllocationFailed`] when a copy is needed and its
+    /// buffer cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Np, Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
+    /// // A permuted temporary: the result owns its copy, nothing borrows the temporary.
+    /// let flat = x.view().permuted_axes([1, 0]).into_reshape_clone(Np::new([-1], Order::C))?;
+    /// assert!(!flat.is_view());
+    /// assert_eq!(flat.as_slice(), Some(&[0, 3, 1, 4, 2, 5][..]));
+    /// // Where a view is possible, it is one, with the lifetime of `x`.
+    /// let v = x.view().into_reshape_clone(Np::new([-1], Order::C))?;
+    /// assert!(v.is_view());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn into_reshape_clone<P: ShapeSpec>(
+        self,
+        spec: P,
+    ) -> Result<ArrayBase<S::Cloned, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: IntoReshapeClone,
+        Self: Sized;
+
+    /// [`into_reshape_clone`](Self::into_reshape_clone) with a rank-typed result (see
+    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors, [`ReshapeError::RankMismatch`], or
+    /// [`ReshapeError::AllocationFailed`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, Array2, Ix2};
+    /// use ndarray_reshape::{Paddle, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let ptr = x.as_ptr();
+    /// let y: Array2<i32> = x.into_reshape_clone_dim::<Ix2>(Paddle::new([0, -1]))?;
+    /// assert_eq!((y.dim(), y.as_ptr()), ((2, 12), ptr)); // the same buffer
+    /// let z = y.reversed_axes().into_reshape_clone_dim::<Ix2>(Paddle::new([4, -1]))?;
+    /// assert_eq!(z[[0, 1]], 12); // a copy in C order of the transpose
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn into_reshape_clone_dim<E: Dimension>(
+        self,
+        spec: impl ShapeSpec,
+    ) -> Result<ArrayBase<S::Cloned, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: IntoReshapeClone,
+        Self: Sized;
 }

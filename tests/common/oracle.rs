@@ -21,7 +21,9 @@ pub fn in_reading_order(x: &ArrayViewD<'_, i64>, order: Order) -> Vec<i64> {
 /// - its values are the input's read in the reading order, written in that order;
 /// - it is a view exactly when the strict `reshape_view` succeeds (which otherwise says
 ///   `NeedsCopy`), and a view of a non-empty input starts at the input's data;
-/// - `reshape_owned` holds the same values.
+/// - `reshape_owned` holds the same values;
+/// - the consuming `into_reshape_clone` of the view gives the same array, a view exactly when
+///   `reshape_with` gives one, and of an owned copy the same values.
 pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<bool, String> {
     let inferred = spec.infer_shape(x.shape());
     let got = x.reshape_with(spec.clone());
@@ -54,10 +56,28 @@ pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<b
                 return Err("a view that does not start at the input's data".into());
             }
             let owned = x
-                .reshape_owned(spec)
+                .reshape_owned(spec.clone())
                 .map_err(|e| format!("reshape_owned: {e}"))?;
             if !owned.iter().eq(y.iter()) {
                 return Err("reshape_owned differs from reshape_with".into());
+            }
+            let consumed = x
+                .clone()
+                .into_reshape_clone(spec.clone())
+                .map_err(|e| format!("into_reshape_clone: {e}"))?;
+            if consumed.shape() != y.shape()
+                || consumed.is_view() != y.is_view()
+                || !consumed.iter().eq(y.iter())
+                || (y.is_view() && consumed.as_ptr() != y.as_ptr())
+            {
+                return Err("into_reshape_clone of the view differs from reshape_with".into());
+            }
+            let from_owned = x
+                .to_owned()
+                .into_reshape_clone(spec)
+                .map_err(|e| format!("into_reshape_clone of an owned copy: {e}"))?;
+            if from_owned.shape() != y.shape() || !from_owned.iter().eq(y.iter()) {
+                return Err("into_reshape_clone of an owned copy differs".into());
             }
             Ok(true)
         }

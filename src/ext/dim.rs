@@ -1,0 +1,190 @@
+//! Typed results and the consuming view-or-copy mode: [`IntoDim`] (a result of dynamic rank as a
+//! rank-typed array, with this crate's error) and [`IntoReshapeClone`] (the storage kinds
+//! [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) works on).
+
+use ndarray::{
+    Array, ArrayBase, ArrayRef, CowArray, CowRepr, Data, Dimension, IxDyn, OwnedArcRepr, OwnedRepr,
+    RawData, ViewRepr,
+};
+
+use crate::copy;
+use crate::dims::{typed_dim, Reading};
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::spec::ShapeSpec;
+use crate::view::{self, IntoReshapeData};
+
+use super::impls::out_of_memory;
+
+/// A result of dynamic rank (`IxDyn`, what the headline methods return) as an array of the
+/// rank-typed dimension `E` (`Ix1`, `Ix2`, ...), with a [`ReshapeError`]: ndarray's
+/// `into_dimensionality` without a second error type in the caller's `?` chain. Implemented
+/// for every `ArrayBase` with `IxDyn` dims; no element is copied.
+///
+/// For a spec value the `_dim` methods of [`ReshapeExt`](crate::ReshapeExt) check the rank
+/// before reshaping; this conversion is for results already in hand.
+///
+/// ```
+/// use ndarray::{Array, ArrayView2, Ix2, Ix4};
+/// use ndarray_reshape::{IntoDim, ReshapeError, ReshapeExt};
+///
+/// fn total(x: ArrayView2<f32>) -> f32 {
+///     x.sum()
+/// }
+/// let x = Array::<f32, _>::ones((2, 3, 4));
+/// let y = x.reshape_mx([0, -1])?.into_dim::<Ix2>()?;
+/// assert_eq!(total(y.view()), 24.0);
+/// let z = x.reshape_paddle([0, 0, 2, 2])?.into_dim::<Ix4>()?.permuted_axes([0, 2, 1, 3]);
+/// assert_eq!(z.dim(), (2, 2, 3, 2));
+/// let err = x.reshape_onnx([-1])?.into_dim::<Ix2>().unwrap_err();
+/// assert!(matches!(err, ReshapeError::RankMismatch(_)));
+/// # Ok::<(), ReshapeError>(())
+/// ```
+pub trait IntoDim<S: RawData>: super::sealed::Sealed {
+    /// This array with dims of type `E`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::RankMismatch`] when the array's rank is not `E`'s.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, Ix3};
+    /// use ndarray_reshape::{IntoDim, ReshapeError, ReshapeExt};
+    ///
+    /// let x = Array::<u8, _>::zeros((4, 6));
+    /// let y = x.reshape_onnx([2, 2, -1])?.into_dim::<Ix3>()?;
+    /// assert_eq!(y.dim(), (2, 2, 6));
+    /// # Ok::<(), ReshapeError>(())
+    /// ```
+    fn into_dim<E: Dimension>(self) -> Result<ArrayBase<S, E>, ReshapeError>;
+}
+
+impl<S: RawData> IntoDim<S> for ArrayBase<S, IxDyn> {
+    fn into_dim<E: Dimension>(self) -> Result<ArrayBase<S, E>, ReshapeError> {
+        match E::NDIM {
+            Some(n) if n != self.ndim() => Err(wrong_rank(self.shape(), n)),
+            // The rank matches: ndarray's conversion cannot fail.
+            _ => {
+                let shape = self.shape().to_vec();
+                let n = E::NDIM.unwrap_or(shape.len());
+                self.into_dimensionality::<E>()
+                    .map_err(|_| wrong_rank(&shape, n))
+            }
+        }
+    }
+}
+
+#[cold]
+fn wrong_rank(shape: &[usize], n: usize) -> ReshapeError {
+    let why = format!("the array has rank {}, Ix{n} has rank {n}", shape.len());
+    Fail::whole(Rule::RankMismatch, why).attach(
+        Dialect::Ndarray,
+        shape,
+        format!("into_dim::<Ix{n}>"),
+    )
+}
+
+/// The storage kinds [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone)
+/// works on, and the storage of its result: a view ([`ArrayView`](ndarray::ArrayView)) gives a
+/// [`CowArray`] of the same lifetime, an owned array an owned array, an
+/// [`ArcArray`](ndarray::ArcArray) an `ArcArray`, a `CowArray` a `CowArray`. Sealed.
+///
+/// ```
+/// use ndarray::{Array, ArrayView2, CowArray, IxDyn};
+/// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+///
+/// fn flat<'a>(x: ArrayView2<'a, f64>) -> Result<CowArray<'a, f64, IxDyn>, ReshapeError> {
+///     x.into_reshape_clone(Mx::new([-1]))
+/// }
+/// let a = Array::<f64, _>::zeros((3, 4));
+/// assert!(flat(a.view())?.is_view());
+/// assert!(!flat(a.t())?.is_view());
+/// # Ok::<(), ReshapeError>(())
+/// ```
+pub trait IntoReshapeClone: IntoReshapeData {
+    /// The storage of the result.
+    type Cloned: Data<Elem = Self::Elem>;
+
+    /// The consuming view-or-copy reshape to dims of type `E`.
+    #[doc(hidden)]
+    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<ArrayBase<Self::Cloned, E>, ReshapeError>
+    where
+        Self: Sized,
+        Self::Elem: Clone + Send + Sync;
+}
+
+/// The copy of the consuming modes: `a` read in `reading` as `shape`, with dims of type `E`.
+fn copy_for<A, D, E, P>(
+    spec: &P,
+    a: &ArrayRef<A, D>,
+    shape: &[usize],
+    reading: Reading,
+) -> Result<Array<A, E>, ReshapeError>
+where
+    A: Clone + Send + Sync,
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    copy::copy_to(a, shape, reading, typed_dim::<E>).map_err(|e| out_of_memory(spec, a.shape(), e))
+}
+
+impl<'a, A> IntoReshapeClone for ViewRepr<&'a A> {
+    type Cloned = CowRepr<'a, A>;
+
+    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<CowArray<'a, A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        view::view_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+    }
+}
+
+impl<A> IntoReshapeClone for OwnedRepr<A> {
+    type Cloned = OwnedRepr<A>;
+
+    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<ArrayBase<OwnedRepr<A>, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        view::owned_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+    }
+}
+
+impl<A: Clone> IntoReshapeClone for OwnedArcRepr<A> {
+    type Cloned = OwnedArcRepr<A>;
+
+    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<ArrayBase<OwnedArcRepr<A>, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        view::arc_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+    }
+}
+
+impl<'a, A: Clone> IntoReshapeClone for CowRepr<'a, A> {
+    type Cloned = CowRepr<'a, A>;
+
+    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
+        a: ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<CowArray<'a, A, E>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+    {
+        view::cow_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+    }
+}
