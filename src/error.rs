@@ -287,6 +287,9 @@ rules! {
     /// The output of a copy could not be allocated: more memory than the system gives, or a
     /// byte count past `usize::MAX`. The detail names the element count and the bytes.
     AllocationFailed => "allocation_failed",
+    /// An MXNet operator attribute (a string of the symbol JSON) that does not parse, or that
+    /// the operator does not have ([`Mx::from_attrs`](crate::Mx::from_attrs) and the others).
+    BadAttribute => "bad_attribute",
 }
 
 impl fmt::Display for ReshapeError {

@@ -64,16 +64,76 @@ fn check<P: ShapeSpec>(record: &Value, spec: P, base: &[u32]) -> Result<(), Stri
     Ok(())
 }
 
+fn records() -> Vec<Value> {
+    let path = format!("{}/tests/data/models.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
+        .collect()
+}
+
+/// The spec a record's `spec` field describes.
+fn mx_spec(s: &Value) -> Mx {
+    Mx::new(i64s(&s["spec"])).reverse(s["reverse"].as_bool().unwrap())
+}
+
+fn like_spec(s: &Value) -> Like {
+    Like::new(usizes(&s["rhs"]))
+        .lhs(s["lhs_begin"].as_i64(), s["lhs_end"].as_i64())
+        .rhs(s["rhs_begin"].as_i64(), s["rhs_end"].as_i64())
+}
+
+/// Every MXNet record's `attrs` (the strings of the symbol JSON) parsed by the attribute-map
+/// constructors: the record's spec, and the framework's output shape on the record's input.
+#[test]
+fn mxnet_attribute_maps() {
+    let mut checked = 0;
+    for r in records().iter().filter(|r| r["framework"] == "mxnet") {
+        let attrs: Vec<(&str, &str)> = r["attrs"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str(),
+                    v.as_str().expect("MXNet attributes are strings"),
+                )
+            })
+            .collect();
+        let s = &r["spec"];
+        let input = usizes(&r["in"]);
+        let (inferred, same) = match r["op"].as_str().unwrap() {
+            "Reshape" => {
+                let mx = Mx::from_attrs(attrs.iter().copied())
+                    .unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
+                (mx.infer_shape(&input), mx == mx_spec(s))
+            }
+            "reshape_like" => {
+                let like = Like::from_attrs(usizes(&s["rhs"]), attrs.iter().copied())
+                    .unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
+                (like.infer_shape(&input), like == like_spec(s))
+            }
+            op => panic!("{}: unexpected MXNet op {op}", r["id"]),
+        };
+        assert!(
+            same,
+            "{}: {attrs:?} parsed to another spec than {s}",
+            r["id"]
+        );
+        match r["expect"].get("shape") {
+            Some(shape) => assert_eq!(inferred.ok(), Some(usizes(shape)), "{}", r["id"]),
+            None => assert!(inferred.is_err(), "{}", r["id"]),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 342, "336 Reshape and 6 reshape_like records");
+}
+
 #[test]
 #[cfg_attr(miri, ignore)] // 770 million elements in all
 fn every_real_model_record() {
-    let path = format!("{}/tests/data/models.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let records: Vec<Value> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{path}: {e}: {l}")))
-        .collect();
+    let records = records();
     let largest = records
         .iter()
         .map(|r| usizes(&r["in"]).iter().product::<usize>())
@@ -87,24 +147,14 @@ fn every_real_model_record() {
         let s = &r["spec"];
         let dialect = s["dialect"].as_str().unwrap();
         let result = match dialect {
-            "mx" => check(
-                r,
-                Mx::new(i64s(&s["spec"])).reverse(s["reverse"].as_bool().unwrap()),
-                &base,
-            ),
+            "mx" => check(r, mx_spec(s), &base),
             "paddle" => check(r, Paddle::new(i64s(&s["spec"])), &base),
             "onnx" => check(
                 r,
                 Onnx::new(i64s(&s["spec"])).allowzero(s["allowzero"].as_bool().unwrap()),
                 &base,
             ),
-            "like" => check(
-                r,
-                Like::new(usizes(&s["rhs"]))
-                    .lhs(s["lhs_begin"].as_i64(), s["lhs_end"].as_i64())
-                    .rhs(s["rhs_begin"].as_i64(), s["rhs_end"].as_i64()),
-                &base,
-            ),
+            "like" => check(r, like_spec(s), &base),
             other => Err(format!("unknown dialect {other}")),
         };
         *per_dialect.entry(dialect.to_string()).or_default() += 1;

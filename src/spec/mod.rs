@@ -9,6 +9,7 @@ use crate::dims::{checked_size, Order, LIMIT};
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::small::Small;
 
+pub(crate) mod attrs;
 pub(crate) mod like;
 pub(crate) mod mx;
 pub(crate) mod np;
