@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn criterion's results (target/criterion) into the tables and the plot of BENCHMARKS.md.
 
-    cargo bench --bench copy && cargo bench --bench view
+    cargo bench -p ndarray_reshape_bench --bench copy --bench view
     python3 scripts/bench_report.py            # prints markdown tables, writes docs/ladder.svg
 
 Every number comes from one run's `new/estimates.json` (the mean), so the ratios compare
@@ -213,7 +213,7 @@ def svg_plot(data, path):
 
 def main():
     if not os.path.isdir(CRIT):
-        sys.exit("no target/criterion: run `cargo bench --bench copy` and `--bench view` first")
+        sys.exit("no target/criterion: run `cargo bench -p ndarray_reshape_bench --bench copy --bench view` first")
     data = load()
     print("## Copies (default rayon pool)\n")
     print(copy_tables(data))

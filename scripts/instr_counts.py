@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Instructions per call of the fixed-cost paths (examples/call_paths.rs), under callgrind.
+"""Instructions per call of the fixed-cost paths (bench/src/bin/call_paths.rs), under callgrind.
 
 Deterministic where wall-clock timings on a shared machine are not: use it to compare a change
 with the commit before it, and this crate with ndarray's `to_shape` on the same reshape. Each
@@ -16,7 +16,7 @@ import sys
 
 N = 1000
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "examples", "call_paths")
+BIN = os.path.join(ROOT, "target", "release", "call_paths")
 
 
 def instructions(name, n):
@@ -33,7 +33,7 @@ def instructions(name, n):
 
 def main():
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "--example", "call_paths"],
+        ["cargo", "build", "--release", "--quiet", "-p", "ndarray_reshape_bench", "--bin", "call_paths"],
         cwd=ROOT, check=True,
     )
     listing = subprocess.run([BIN], capture_output=True, text=True, check=True).stdout

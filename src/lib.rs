@@ -240,10 +240,7 @@
 //!
 //! # Features
 //!
-//! - `rayon` (default): copies of 128 KiB and more run on the caller's rayon pool. Without it
-//!   every copy is serial.
-//! - `hugepages` (default, Linux only): outputs of 4 MiB and more are advised to use transparent
-//!   huge pages, which makes first-touching a fresh output much cheaper.
+#![doc = document_features::document_features!()]
 //!
 //! # Minimum Rust version
 //!
@@ -265,17 +262,46 @@ mod spec;
 mod view;
 
 pub use dims::Order;
+#[doc(inline)]
 pub use error::{Dialect, ErrorContext, ReshapeError};
-pub use ext::{IntoDim, IntoReshapeClone, ReshapeExt};
-pub use spec::like::{IntoLike, Like};
+pub use ext::ReshapeExt;
+pub use spec::like::Like;
 pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;
 pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
 pub use spec::ShapeSpec;
-pub use spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
-pub use view::IntoReshapeData;
+
+/// The traits and types behind the methods' generic parameters: what a spec list, a shape
+/// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling
+/// the crate rarely names them; they are here for generic code and for reading signatures.
+/// Each is also available at the crate root.
+///
+/// ```
+/// use ndarray_reshape::args::IntoSpecList;
+/// use ndarray_reshape::Mx;
+///
+/// // A converter's helper, generic over every list type the crate accepts.
+/// fn mx_node(shape: impl IntoSpecList, reverse: bool) -> Mx {
+///     Mx::new(shape).reverse(reverse)
+/// }
+/// assert_eq!(mx_node([0, -1], false), Mx::new([0, -1]));
+/// assert_eq!(mx_node(vec![2i32, -1], true), Mx::new([2, -1]).reverse(true));
+/// ```
+pub mod args {
+    pub use crate::ext::{IntoDim, IntoReshapeClone};
+    pub use crate::spec::like::IntoLike;
+    pub use crate::spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
+    pub use crate::view::IntoReshapeData;
+}
+
+#[doc(inline)]
+pub use args::IntoDim;
+#[doc(hidden)]
+pub use args::{IntoLike, IntoReshapeClone, IntoReshapeData, IntoSpec, IntoSpecList};
+#[doc(hidden)]
+pub use args::{ShapeItem, SpecInt, SpecList};
 
 /// The former name of [`IntoSpecList`].
 #[doc(hidden)]

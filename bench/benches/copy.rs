@@ -3,7 +3,7 @@
 //!
 //! Throughput counts every byte read once and written once (2 x output bytes). Every output is
 //! fresh, as a reshape's is, except in the ladder's `*_warm` series (`reshape_copy_into` and
-//! `copy_from_slice` into one reused buffer). `cargo bench --bench copy`; `BENCH_LADDER_MAX_MIB` caps the size
+//! `copy_from_slice` into one reused buffer). `cargo bench -p ndarray_reshape_bench --bench copy`; `BENCH_LADDER_MAX_MIB` caps the size
 //! ladder (default 1024, i.e. up to 1 GiB outputs).
 
 use std::hint::black_box;

@@ -1,5 +1,5 @@
 //! The view path: reshapes that need no copy, against ndarray's `to_shape` on the same input in
-//! the same run. `cargo bench --bench view`.
+//! the same run. `cargo bench -p ndarray_reshape_bench --bench view`.
 
 use std::hint::black_box;
 use std::time::Duration;

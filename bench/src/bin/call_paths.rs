@@ -2,7 +2,7 @@
 //! counting instructions under callgrind (`scripts/instr_counts.py`), which is deterministic
 //! where wall-clock timings on a shared machine are not.
 //!
-//! `PATH_NAME=<name> N=<calls> cargo run --release --example call_paths` runs one path `N`
+//! `PATH_NAME=<name> N=<calls> cargo run --release -p ndarray_reshape_bench --bin call_paths` runs one path `N`
 //! times; without `PATH_NAME` every path runs once and its result is printed.
 
 use std::hint::black_box;
