@@ -87,6 +87,9 @@ pub struct ErrorContext {
     pub position: Option<usize>,
     /// What exactly went wrong, in a few words.
     pub detail: String,
+    /// The input shape of a symbolic inference, as written (`[N, 3, 5]`); then `input` is
+    /// empty.
+    symbolic_input: Option<String>,
 }
 
 impl ErrorContext {
@@ -144,15 +147,30 @@ impl ErrorContext {
     pub fn detail(&self) -> &str {
         &self.detail
     }
+
+    /// The input shape of a failed symbolic inference
+    /// ([`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic)), as written; `None`
+    /// for a concrete one, whose shape is [`input`](Self::input).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+    /// let n = Dim::sym("N");
+    /// let err = Onnx::new([0, 4, -1]).infer_symbolic(&[n, Dim::from(3), Dim::from(5)]).unwrap_err();
+    /// assert_eq!(err.context().symbolic_input(), Some("[N, 3, 5]"));
+    /// assert!(err.context().input().is_empty());
+    /// ```
+    pub fn symbolic_input(&self) -> Option<&str> {
+        self.symbolic_input.as_deref()
+    }
 }
 
 impl fmt::Display for ErrorContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}; input shape {:?}, {} spec {}",
-            self.detail, self.input, self.dialect, self.spec
-        )?;
+        match &self.symbolic_input {
+            Some(input) => write!(f, "{}; input shape {input}", self.detail)?,
+            None => write!(f, "{}; input shape {:?}", self.detail, self.input)?,
+        }
+        write!(f, ", {} spec {}", self.dialect, self.spec)?;
         if let Some(p) = self.position {
             write!(f, ", position {p}")?;
         }
@@ -287,6 +305,14 @@ rules! {
     /// The output of a copy could not be allocated: more memory than the system gives, or a
     /// byte count past `usize::MAX`. The detail names the element count and the bytes.
     AllocationFailed => "allocation_failed",
+    /// Symbolic inference: a dim or a product of dims past the symbolic range (a coefficient
+    /// past `isize::MAX`, more than [`MAX_SYMBOLS`](crate::MAX_SYMBOLS) symbols in one product,
+    /// a power past 127).
+    SymbolLimit => "symbol_limit",
+    /// No single ONNX `Reshape` is equivalent: an F-order reshape (ONNX reads in C order), or
+    /// symbolic dims that move to other indices
+    /// ([`ShapeSpec::to_onnx_symbolic`](crate::ShapeSpec::to_onnx_symbolic)).
+    OnnxInexpressible => "onnx_inexpressible",
     /// An MXNet operator attribute (a string of the symbol JSON) that does not parse, or that
     /// the operator does not have ([`Mx::from_attrs`](crate::Mx::from_attrs) and the others).
     BadAttribute => "bad_attribute",
@@ -342,6 +368,29 @@ impl Fail {
                 spec: spec.to_string(),
                 position: self.position,
                 detail: self.detail,
+                symbolic_input: None,
+            },
+        )
+    }
+
+    /// [`attach`](Self::attach) for a symbolic inference, whose input is written out (`[N, 3]`).
+    #[cold]
+    pub(crate) fn attach_sym<D: fmt::Display>(
+        self,
+        dialect: Dialect,
+        input: &[D],
+        spec: impl fmt::Display,
+    ) -> ReshapeError {
+        let dims: Vec<String> = input.iter().map(|d| d.to_string()).collect();
+        ReshapeError::from_rule(
+            self.rule,
+            ErrorContext {
+                dialect,
+                input: Vec::new(),
+                spec: spec.to_string(),
+                position: self.position,
+                detail: self.detail,
+                symbolic_input: Some(format!("[{}]", dims.join(", "))),
             },
         )
     }

@@ -259,6 +259,7 @@ pub mod fluid;
 pub mod layout;
 mod small;
 mod spec;
+mod sym;
 mod view;
 
 pub use dims::Order;
@@ -266,12 +267,14 @@ pub use dims::Order;
 pub use error::{Dialect, ErrorContext, ReshapeError};
 pub use ext::ReshapeExt;
 pub use spec::like::Like;
+pub use spec::lower::OnnxNode;
 pub use spec::mx::{Mx, MxTarget};
 pub use spec::np::Np;
 pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
 pub use spec::ShapeSpec;
+pub use sym::{Condition, Dim, SymShape, MAX_SYMBOLS};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling

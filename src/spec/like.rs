@@ -4,10 +4,10 @@ use std::fmt;
 
 use ndarray::{ArrayBase, Dimension, RawData};
 
-use super::{fmt_range, input_size, IntoSpecList, Sealed, ShapeSpec, SpecList};
-use crate::dims::checked_size;
+use super::{fmt_range, Extent, IntoSpecList, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// An MXNet `reshape_like` spec: take (part of) the shape of another array.
 ///
@@ -192,10 +192,19 @@ impl ShapeSpec for Like {
         self.infer(input, dims)
             .map_err(|f| f.attach(Dialect::Like, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.infer(input, dims)
+            .map_err(|f| f.attach_sym(Dialect::Like, input, self))
+    }
 }
 
 impl Like {
-    fn infer(&self, lhs: &[usize], out: &mut Small<usize>) -> Result<(), Fail> {
+    fn infer<E: Extent>(&self, lhs: &[E], out: &mut Small<E>) -> Result<E::Conds, Fail> {
         let rhs_vals = self.rhs.values()?;
         if let Some(p) = rhs_vals.iter().position(|&d| d < 0) {
             return Err(Fail::at(
@@ -215,30 +224,19 @@ impl Like {
             let (rb, re) = canonical("rhs", self.rhs_begin, self.rhs_end, rhs_vals.len())?;
             (lb, le, rb, re)
         };
+        out.clear();
         let dims = lhs[..lb]
             .iter()
             .copied()
-            .chain(rhs_vals[rb..re].iter().map(|&d| super::dim_of(d)))
+            .chain(rhs_vals[rb..re].iter().map(|&d| E::lit(d)))
             .chain(lhs[le..].iter().copied());
-        let size = input_size(lhs)?;
-        let out_size = checked_size(dims.clone()).ok_or_else(|| {
-            Fail::whole(
-                Rule::Overflow,
-                format!("the output dims multiply past {}", isize::MAX),
-            )
-        })?;
-        if out_size != size {
-            return Err(Fail::whole(
-                Rule::SizeMismatch,
-                format!(
-                    "the output shape {:?} has {out_size} elements, the input {size}",
-                    dims.collect::<Vec<_>>()
-                ),
-            ));
-        }
-        out.clear();
         dims.for_each(|d| out.push(d));
-        Ok(())
+        let mut conds = E::Conds::default();
+        if let Err(f) = E::same_size(out, lhs, &mut conds) {
+            out.clear();
+            return Err(f);
+        }
+        Ok(conds)
     }
 }
 

@@ -5,12 +5,15 @@
 //! Every dialect is a way to compute a target shape from an input shape. Nothing here touches
 //! array data.
 
-use crate::dims::{checked_size, Order, LIMIT};
+use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim, SymShape};
 
 pub(crate) mod attrs;
+pub(crate) mod extent;
 pub(crate) mod like;
+pub(crate) mod lower;
 pub(crate) mod mx;
 pub(crate) mod np;
 pub(crate) mod npx;
@@ -18,6 +21,7 @@ pub(crate) mod onnx;
 pub(crate) mod paddle;
 pub(crate) mod values;
 
+pub(crate) use extent::Extent;
 pub(crate) use values::into_spec;
 pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 
@@ -76,16 +80,78 @@ pub trait ShapeSpec: Sealed {
     #[doc(hidden)]
     fn describe(&self) -> (crate::Dialect, String);
 
+    /// [`infer_shape`](Self::infer_shape) on symbolic dims, into `dims`; gives the
+    /// conditions. The dialect's own algorithm, run on [`Dim`]s.
+    #[doc(hidden)]
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError>;
+
+    /// The target shape for an input whose dims may be symbolic (`[N, 3, 224, 224]`,
+    /// `[B, T, 512]`), by the dialect's own algorithm: MXNet's `0` copies the dim at its read
+    /// position, Paddle's and ONNX's `0` the dim at the same index, NumPy's and `npx`'s `0` is a
+    /// literal zero, and so on, exactly as [`infer_shape`](Self::infer_shape) does on numbers.
+    ///
+    /// The answer is exact (`[8*N, 64]` with `[-1, 8, 64]` gives `N`), or it holds under
+    /// [conditions](SymShape::conditions) on the symbols (`[N, 3]` with `[2, -1]` gives `3*N/2`
+    /// when `3*N % 2 == 0`), or it is an error when no value of the symbols (each at least 1)
+    /// makes the reshape valid. A division is never rounded down.
+    ///
+    /// # Errors
+    ///
+    /// The spec's own errors where they do not depend on the symbols' values, the errors that
+    /// hold for every value (`infer_not_divisible` naming both products), and
+    /// [`ReshapeError::SymbolLimit`] for a dim past the symbolic range.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, Paddle, ShapeSpec};
+    ///
+    /// let (n, k) = (Dim::sym("N"), Dim::from);
+    /// // The 0 carries N; the -1 is exact.
+    /// let s = Onnx::new([0, -1]).infer_symbolic(&[n, k(3), k(224), k(224)])?;
+    /// assert_eq!(s.dims(), &[n, k(150528)]);
+    /// // 15*N / (4*N) is 15/4 for every N: an error, never a floor.
+    /// let err = Paddle::new([0, 4, -1]).infer_symbolic(&[n, k(3), k(5)]).unwrap_err();
+    /// assert_eq!(err.category(), "infer_not_divisible");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn infer_symbolic(&self, input: &[Dim]) -> Result<SymShape, ReshapeError> {
+        if let Some(i) = input.iter().position(|d| !d.is_valid()) {
+            let (dialect, written) = self.describe();
+            let why = format!("input dim {i} is past the symbolic range");
+            return Err(Fail::whole(Rule::SymbolLimit, why).attach_sym(dialect, input, written));
+        }
+        let mut dims = Small::new();
+        let found = self.infer_sym(input, &mut dims)?;
+        let mut conditions: Small<Condition> = Small::new();
+        for c in found.iter() {
+            if !conditions.contains(c) {
+                conditions.push(*c);
+            }
+        }
+        Ok(SymShape { dims, conditions })
+    }
+
     /// The ONNX `Reshape` that means exactly this reshape for an input of shape `input`: an
     /// explicit shape of non-negative dims, with `allowzero` set when a dim is 0 (so the 0 is a
     /// literal zero). Exporters lower MXNet, Paddle and NumPy reshapes with it.
     ///
+    /// ONNX reads elements in C order. A NumPy reshape in F order reads them in another order,
+    /// unless each side has at most one dim above 1: then there is no single equivalent
+    /// `Reshape`, and [`to_onnx_nodes`](Self::to_onnx_nodes) gives the node sequence. Order A
+    /// is taken as C (the graph's tensors are C-contiguous).
+    ///
     /// # Errors
     ///
-    /// The spec's own errors for this input.
+    /// The spec's own errors for this input, or [`ReshapeError::OnnxInexpressible`] for an F
+    /// order reshape that moves elements.
     ///
     /// ```
-    /// use ndarray_reshape::{Mx, Onnx, Paddle, ShapeSpec};
+    /// use ndarray_reshape::{Mx, Np, Onnx, Order, Paddle, ShapeSpec};
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let lowered = Mx::new([-4, 1, 2, -2]).to_onnx(&[2, 3, 4])?;
@@ -93,13 +159,72 @@ pub trait ShapeSpec: Sealed {
     /// let lowered = Paddle::new([0, -1]).to_onnx(&[2, 0, 3])?;
     /// assert_eq!(lowered, Onnx::new([0, 6]).allowzero(true));
     /// assert_eq!(lowered.infer_shape(&[2, 0, 3])?, vec![0, 6]);
+    /// assert!(Np::new([3, 2], Order::F).to_onnx(&[2, 3]).is_err());
     /// # Ok(())
     /// # }
     /// ```
     fn to_onnx(&self, input: &[usize]) -> Result<crate::Onnx, ReshapeError> {
         let shape = self.infer_shape(input)?;
+        lower::check_order(self, input, &shape)?;
         let zero = shape.contains(&0);
         Ok(crate::Onnx::new(shape).allowzero(zero))
+    }
+
+    /// The ONNX nodes that compute exactly this reshape for an input of shape `input`: one
+    /// `Reshape` ([`to_onnx`](Self::to_onnx)), or, for an F-order reshape that moves elements,
+    /// `Transpose` (reversed axes), `Reshape` (the reversed target), `Transpose` (reversed
+    /// axes).
+    ///
+    /// # Errors
+    ///
+    /// The spec's own errors for this input.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Np, Onnx, OnnxNode, Order, ShapeSpec};
+    ///
+    /// let nodes = Np::new([3, 2], Order::F).to_onnx_nodes(&[2, 3])?;
+    /// assert_eq!(
+    ///     nodes,
+    ///     [
+    ///         OnnxNode::Transpose { perm: vec![1, 0] },
+    ///         OnnxNode::Reshape(Onnx::new([2, 3])),
+    ///         OnnxNode::Transpose { perm: vec![1, 0] },
+    ///     ]
+    /// );
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn to_onnx_nodes(&self, input: &[usize]) -> Result<Vec<lower::OnnxNode>, ReshapeError> {
+        let shape = self.infer_shape(input)?;
+        Ok(lower::nodes(self, input, shape))
+    }
+
+    /// One ONNX `Reshape` that computes this reshape for every value of the symbols in `input`
+    /// (under the [conditions](SymShape::conditions) of
+    /// [`infer_symbolic`](Self::infer_symbolic), where the spec itself is valid): known output
+    /// dims written as numbers, a symbolic output dim equal to the input dim at the same index
+    /// written as `0`, and at most one other symbolic dim written as `-1`. Exported graphs keep
+    /// their dynamic dims.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`infer_symbolic`](Self::infer_symbolic), or
+    /// [`ReshapeError::OnnxInexpressible`] when no single `Reshape` does it (two symbolic dims
+    /// at new indices, a zero dim beside symbolic ones, an F-order reshape): a converter then
+    /// computes the shape with `Shape`, `Gather` and `Concat`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Mx, Onnx, Paddle, ShapeSpec};
+    ///
+    /// let (b, t, k) = (Dim::sym("B"), Dim::sym("T"), Dim::from);
+    /// let x = [b, t, k(512)];
+    /// assert_eq!(Paddle::new([0, 0, 8, 64]).to_onnx_symbolic(&x)?, Onnx::new([0, 0, 8, 64]));
+    /// assert_eq!(Mx::new([-3, 0]).to_onnx_symbolic(&x)?, Onnx::new([-1, 512]));
+    /// assert!(Mx::new([-4, 1, -1, -2]).to_onnx_symbolic(&x).is_err()); // B and T both move
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn to_onnx_symbolic(&self, input: &[Dim]) -> Result<crate::Onnx, ReshapeError> {
+        let s = self.infer_symbolic(input)?;
+        lower::symbolic(self, input, s.dims())
     }
 }
 
@@ -108,6 +233,13 @@ impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         (**self).infer_into(input, dims)
+    }
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        (**self).infer_sym(input, dims)
     }
     #[inline]
     fn order(&self) -> Order {
@@ -132,48 +264,39 @@ pub(crate) fn reject<P: ShapeSpec + ?Sized>(
     Fail::whole(rule, why).attach(dialect, input, written)
 }
 
-/// The size of an input shape, or an `overflow` failure.
-#[inline]
-pub(crate) fn input_size(input: &[usize]) -> Result<usize, Fail> {
-    checked_size(input.iter().copied()).ok_or_else(input_overflow)
-}
-
-#[cold]
-#[inline(never)]
-fn input_overflow() -> Fail {
-    Fail::whole(
-        Rule::Overflow,
-        format!("the input's dims multiply past {}", isize::MAX),
-    )
-}
-
 /// A positive spec value as a dim; one that does not fit in `usize` saturates (and is then
-/// reported as `overflow`, since it exceeds [`LIMIT`]).
+/// reported as `overflow`, since it exceeds [`LIMIT`](crate::dims::LIMIT)).
 #[inline]
 pub(crate) fn dim_of(v: i64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
 }
 
-/// An output shape under construction, and the slot of the `-1` to infer.
+/// An output shape under construction, the slot of the `-1` to infer, and what the inference
+/// collects besides (the conditions of a symbolic one).
 ///
 /// Failures from [`finish`](Self::finish) carry the *output index* as their position; dialects
 /// whose output index is not the spec index (MXNet) map it back.
 #[derive(Debug)]
-pub(crate) struct Out<'a> {
-    pub dims: &'a mut Small<usize>,
+pub(crate) struct Out<'a, E: Extent> {
+    pub dims: &'a mut Small<E>,
     pub infer: Option<usize>,
+    pub conds: E::Conds,
 }
 
-impl<'a> Out<'a> {
+impl<'a, E: Extent> Out<'a, E> {
     /// Build into `dims`, which is cleared first.
     #[inline]
-    pub(crate) fn new(dims: &'a mut Small<usize>) -> Self {
+    pub(crate) fn new(dims: &'a mut Small<E>) -> Self {
         dims.clear();
-        Out { dims, infer: None }
+        Out {
+            dims,
+            infer: None,
+            conds: E::Conds::default(),
+        }
     }
 
     #[inline]
-    pub(crate) fn push(&mut self, d: usize) {
+    pub(crate) fn push(&mut self, d: E) {
         self.dims.push(d);
     }
 
@@ -181,7 +304,7 @@ impl<'a> Out<'a> {
     #[inline]
     pub(crate) fn push_infer(&mut self) {
         self.infer = Some(self.dims.len());
-        self.dims.push(1);
+        self.dims.push(E::lit(1));
     }
 
     /// The end of an MXNet-style read ([`reading`]): [`finish`](Self::finish), with a failure's
@@ -191,17 +314,18 @@ impl<'a> Out<'a> {
     #[inline]
     pub(crate) fn finish_read(
         &mut self,
-        size: usize,
+        size: E,
         reverse: bool,
         positions: impl FnOnce() -> Small<usize>,
-    ) -> Result<(), Fail> {
-        if let Err(f) = self.finish(size) {
-            return Err(remap(f, positions()));
-        }
+    ) -> Result<E::Conds, Fail> {
+        let conds = match self.finish(size) {
+            Ok(c) => c,
+            Err(f) => return Err(remap(f, positions())),
+        };
         if reverse {
             self.dims.reverse();
         }
-        Ok(())
+        Ok(conds)
     }
 
     /// Push the slot of the `-1` written at spec position `p`, or fail with `multiple_infer`
@@ -215,42 +339,13 @@ impl<'a> Out<'a> {
         Ok(())
     }
 
-    /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
-    /// `infer_not_divisible`, `size_mismatch`, in this order. `size` is the input's size.
-    #[inline]
-    pub(crate) fn finish(&mut self, size: usize) -> Result<(), Fail> {
-        // overflow: the product of the known non-zero dims.
-        let mut nonzero: usize = 1;
-        let mut zero = false;
-        for (i, &d) in self.dims.iter().enumerate() {
-            if Some(i) == self.infer {
-                continue;
-            }
-            if d == 0 {
-                zero = true;
-            } else {
-                match nonzero.checked_mul(d) {
-                    Some(p) if p <= LIMIT => nonzero = p,
-                    _ => return Err(output_overflow(i)),
-                }
-            }
-        }
-        let known = if zero { 0 } else { nonzero };
-        match self.infer {
-            Some(slot) => {
-                // A lone `-1` (a flatten) divides by 1: skip the division's latency.
-                if known == 1 {
-                    self.dims[slot] = size;
-                } else if known == 0 || size % known != 0 {
-                    return Err(infer_fail(slot, known, size));
-                } else {
-                    self.dims[slot] = size / known;
-                }
-            }
-            None if known != size => return Err(size_mismatch(self.dims, known, size)),
-            None => {}
-        }
-        Ok(())
+    /// The shared tail of every dialect ([`Extent::finish`]): `overflow`,
+    /// `infer_zero_product`, `infer_not_divisible`, `size_mismatch`, in this order. `size` is
+    /// the input's size. Gives what the inference collected.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self, size: E) -> Result<E::Conds, Fail> {
+        E::finish(self.dims, self.infer, size, &mut self.conds)?;
+        Ok(std::mem::take(&mut self.conds))
     }
 }
 
@@ -258,16 +353,16 @@ impl<'a> Out<'a> {
 /// the input, then [`Out::finish_read`]. Spec positions are recorded only when a failure
 /// needs them, by scanning again with a [`Small`] (`tracked`, the same scan).
 #[inline]
-pub(crate) fn read(
-    dims: &mut Small<usize>,
-    input: &[usize],
+pub(crate) fn read<E: Extent>(
+    dims: &mut Small<E>,
+    input: &[E],
     reverse: bool,
-    scan: impl FnOnce(&mut Out<'_>, &mut NoTrack) -> Result<(), Fail>,
-    tracked: impl FnOnce(&mut Out<'_>, &mut Small<usize>) -> Result<(), Fail>,
-) -> Result<(), Fail> {
+    scan: impl FnOnce(&mut Out<'_, E>, &mut NoTrack) -> Result<(), Fail>,
+    tracked: impl FnOnce(&mut Out<'_, E>, &mut Small<usize>) -> Result<(), Fail>,
+) -> Result<E::Conds, Fail> {
     let mut out = Out::new(dims);
     scan(&mut out, &mut NoTrack)?;
-    let size = input_size(input)?;
+    let size = E::size(input)?;
     out.finish_read(size, reverse, || {
         let mut dims = Small::new();
         let mut src = Small::new();
@@ -306,50 +401,10 @@ impl Track for Small<usize> {
     }
 }
 
-// The failures of `Out::finish`, out of line: formatting them inline costs the success path a
-// larger frame and more saved registers.
-
 #[cold]
 #[inline(never)]
 fn second_infer(p: usize) -> Fail {
     Fail::at(Rule::MultipleInfer, p, "a second -1")
-}
-
-#[cold]
-#[inline(never)]
-fn output_overflow(i: usize) -> Fail {
-    Fail::at(
-        Rule::Overflow,
-        i,
-        format!("the output dims multiply past {}", isize::MAX),
-    )
-}
-
-#[cold]
-#[inline(never)]
-fn infer_fail(slot: usize, known: usize, size: usize) -> Fail {
-    if known == 0 {
-        Fail::at(
-            Rule::InferZeroProduct,
-            slot,
-            "the other dims multiply to 0, so -1 cannot be inferred",
-        )
-    } else {
-        Fail::at(
-            Rule::InferNotDivisible,
-            slot,
-            format!("the other dims multiply to {known}, which does not divide the size {size}"),
-        )
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn size_mismatch(dims: &[usize], known: usize, size: usize) -> Fail {
-    Fail::whole(
-        Rule::SizeMismatch,
-        format!("the output shape {dims:?} has {known} elements, the input {size}"),
-    )
 }
 
 /// A value of the spec in reading order, with its position in the written spec.
@@ -366,7 +421,7 @@ pub(crate) fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, us
 
 /// The input dim at read position `k`, counted from the end after a `reverse` read (the
 /// counterpart of [`reading`] for the input).
-pub(crate) fn input_reading(input: &[usize], reverse: bool) -> impl Fn(usize) -> usize + '_ {
+pub(crate) fn input_reading<E: Extent>(input: &[E], reverse: bool) -> impl Fn(usize) -> E + '_ {
     let rank = input.len();
     move |k| {
         if reverse {
@@ -380,13 +435,14 @@ pub(crate) fn input_reading(input: &[usize], reverse: bool) -> impl Fn(usize) ->
 /// The pair `a b` of an MXNet split (`-4` in `Reshape`, `-6` in `npx.reshape`) of the input dim
 /// `d0`, written at spec position `p`: each operand `>= 0` (0 is a real zero) or `-1`, inferred
 /// from `d0` alone; then the pair must multiply to `d0`.
-pub(crate) fn split_pair(
+pub(crate) fn split_pair<E: Extent>(
     op: &str,
-    d0: usize,
+    d0: E,
     a: (i64, usize),
     b: (i64, usize),
     p: usize,
-) -> Result<(usize, usize), Fail> {
+    conds: &mut E::Conds,
+) -> Result<(E, E), Fail> {
     for (v, pv) in [a, b] {
         if v < -1 {
             return Err(Fail::at(
@@ -396,29 +452,7 @@ pub(crate) fn split_pair(
             ));
         }
     }
-    let mismatch = |detail: String| Fail::at(Rule::SplitMismatch, p, detail);
-    let (x, y) = match (a.0, b.0) {
-        (-1, k) | (k, -1) => {
-            let k = dim_of(k);
-            if k == 0 || d0 % k != 0 {
-                return Err(mismatch(format!(
-                    "{op} cannot infer a half of {d0} next to {k}"
-                )));
-            }
-            if a.0 == -1 {
-                (d0 / k, k)
-            } else {
-                (k, d0 / k)
-            }
-        }
-        (x, y) => (dim_of(x), dim_of(y)),
-    };
-    if x.checked_mul(y) != Some(d0) {
-        return Err(mismatch(format!(
-            "{op} {x} {y} does not split the input dim {d0}"
-        )));
-    }
-    Ok((x, y))
+    E::split(op, d0, a.0, b.0, p, conds)
 }
 
 /// Format `Option<i64>` bounds as `begin..end`.
@@ -430,6 +464,8 @@ pub(crate) fn fmt_range(b: Option<i64>, e: Option<i64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::dims::LIMIT;
 
     #[test]
     fn finish_reports_in_order() {

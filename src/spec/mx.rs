@@ -4,11 +4,12 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_reading, input_size, read, reading, split_pair, IntoSpecList, Out, Sealed,
-    ShapeSpec, SpecList, Track,
+    input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, Sealed, ShapeSpec,
+    SpecList, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// An MXNet `Reshape` spec (`shape`, `reverse`), as in MXNet 1.9.1 with zero-size dims real
 /// (its NumPy-shape mode).
@@ -127,14 +128,25 @@ impl ShapeSpec for Mx {
             .and_then(|spec| infer(input, spec, self.reverse, dims))
             .map_err(|f| f.attach(Dialect::Mx, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.spec
+            .values()
+            .and_then(|spec| infer(input, spec, self.reverse, dims))
+            .map_err(|f| f.attach_sym(Dialect::Mx, input, self))
+    }
 }
 
-fn infer(
-    input: &[usize],
+fn infer<E: Extent>(
+    input: &[E],
     spec: &[i64],
     reverse: bool,
-    dims: &mut Small<usize>,
-) -> Result<(), Fail> {
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     read(
         dims,
         input,
@@ -147,11 +159,11 @@ fn infer(
 /// The read of the spec against the input (before the products are checked); `src` records
 /// the written-spec position of each output dim.
 #[inline]
-fn scan<T: Track>(
-    input: &[usize],
+fn scan<E: Extent, T: Track>(
+    input: &[E],
     spec: &[i64],
     reverse: bool,
-    out: &mut Out<'_>,
+    out: &mut Out<'_, E>,
     src: &mut T,
 ) -> Result<(), Fail> {
     let n = spec.len();
@@ -164,7 +176,7 @@ fn scan<T: Track>(
         let (v, p) = at(i);
         match v {
             d if d > 0 => {
-                out.push(dim_of(d));
+                out.push(E::lit(d));
                 src.record(p);
                 pos += 1;
             }
@@ -192,9 +204,8 @@ fn scan<T: Track>(
                 if pos + 2 > rank {
                     return Err(past_pair(pos, rank, p));
                 }
-                // Saturating: a product past usize::MAX is past LIMIT too, and is reported as
-                // `overflow` after the scan, in the dialect's error order.
-                out.push(dim(pos).saturating_mul(dim(pos + 1)));
+                // An overflow is reported after the scan, in the dialect's error order.
+                out.push(dim(pos).merge(dim(pos + 1)));
                 src.record(p);
                 pos += 2;
             }
@@ -207,7 +218,7 @@ fn scan<T: Track>(
                 }
                 let (a, pa) = at(i + 1);
                 let (b, pb) = at(i + 2);
-                let (a, b) = split(dim(pos), (a, pa), (b, pb), p)?;
+                let (a, b) = split(dim(pos), (a, pa), (b, pb), p, &mut out.conds)?;
                 out.push(a);
                 src.record(pa);
                 out.push(b);
@@ -260,7 +271,13 @@ fn below(v: i64, p: usize) -> Fail {
 }
 
 /// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.
-fn split(d0: usize, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(usize, usize), Fail> {
+fn split<E: Extent>(
+    d0: E,
+    a: (i64, usize),
+    b: (i64, usize),
+    p: usize,
+    conds: &mut E::Conds,
+) -> Result<(E, E), Fail> {
     if a.0 == -1 && b.0 == -1 {
         return Err(Fail::at(
             Rule::SplitBothInfer,
@@ -268,7 +285,7 @@ fn split(d0: usize, a: (i64, usize), b: (i64, usize), p: usize) -> Result<(usize
             "-4 -1 -1 leaves both halves unknown",
         ));
     }
-    split_pair("-4", d0, a, b, p)
+    split_pair("-4", d0, a, b, p, conds)
 }
 
 /// MXNet `Reshape`'s deprecated `target_shape` / `keep_highest` parameters.
@@ -345,14 +362,25 @@ impl ShapeSpec for MxTarget {
             .and_then(|t| infer_target(input, t, self.keep_highest, dims))
             .map_err(|f| f.attach(Dialect::MxLegacy, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.target
+            .values()
+            .and_then(|t| infer_target(input, t, self.keep_highest, dims))
+            .map_err(|f| f.attach_sym(Dialect::MxLegacy, input, self))
+    }
 }
 
-fn infer_target(
-    input: &[usize],
+fn infer_target<E: Extent>(
+    input: &[E],
     target: &[i64],
     keep_highest: bool,
-    dims: &mut Small<usize>,
-) -> Result<(), Fail> {
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     if keep_highest && (target.is_empty() || input.is_empty()) {
         return Err(Fail::whole(
             Rule::KeepHighestEmpty,
@@ -380,10 +408,10 @@ fn infer_target(
         } else if single_zero == Some(p) {
             out.push_infer();
         } else {
-            out.push(dim_of(v));
+            out.push(E::lit(v));
         }
     }
-    out.finish(input_size(input)?)
+    out.finish(E::size(input)?)
 }
 
 #[cfg(test)]

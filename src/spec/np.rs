@@ -2,10 +2,11 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::dims::Order;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// A NumPy `reshape(newshape, order)` spec.
 ///
@@ -97,22 +98,33 @@ impl ShapeSpec for Np {
             .map_err(|f| f.attach(Dialect::Np, input, self))
     }
 
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.spec
+            .values()
+            .and_then(|spec| infer(input, spec, dims))
+            .map_err(|f| f.attach_sym(Dialect::Np, input, self))
+    }
+
     fn order(&self) -> Order {
         self.order
     }
 }
 
 #[inline]
-fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), Fail> {
+fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
     let mut out = Out::new(dims);
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d >= 0 => out.push(dim_of(d)),
+            d if d >= 0 => out.push(E::lit(d)),
             -1 => out.push_infer_at(i)?,
             _ => return Err(bad_value(i, v)),
         }
     }
-    out.finish(input_size(input)?)
+    out.finish(E::size(input)?)
 }
 
 #[cold]

@@ -3,11 +3,12 @@
 use std::fmt;
 
 use super::{
-    dim_of, input_reading, read, reading, split_pair, IntoSpecList, Out, Sealed, ShapeSpec,
+    input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, Sealed, ShapeSpec,
     SpecList, Track,
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// An MXNet 2.x `npx.reshape(a, newshape, reverse)` spec.
 ///
@@ -114,14 +115,25 @@ impl ShapeSpec for Npx {
             .and_then(|spec| infer(input, spec, self.reverse, dims))
             .map_err(|f| f.attach(Dialect::Npx, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.spec
+            .values()
+            .and_then(|spec| infer(input, spec, self.reverse, dims))
+            .map_err(|f| f.attach_sym(Dialect::Npx, input, self))
+    }
 }
 
-fn infer(
-    input: &[usize],
+fn infer<E: Extent>(
+    input: &[E],
     spec: &[i64],
     reverse: bool,
-    dims: &mut Small<usize>,
-) -> Result<(), Fail> {
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     // The first check, on the spec as written.
     let mut infer_seen = false;
     for (p, &v) in spec.iter().enumerate() {
@@ -151,11 +163,11 @@ fn infer(
 /// The read of the spec against the input, after the first check (before the products are
 /// checked); `src` records the written-spec position of each output dim.
 #[inline]
-fn scan<T: Track>(
-    input: &[usize],
+fn scan<E: Extent, T: Track>(
+    input: &[E],
     spec: &[i64],
     reverse: bool,
-    out: &mut Out<'_>,
+    out: &mut Out<'_, E>,
     src: &mut T,
 ) -> Result<(), Fail> {
     let n = spec.len();
@@ -175,7 +187,7 @@ fn scan<T: Track>(
         let (v, p) = at(i);
         match v {
             d if d >= 0 => {
-                out.push(dim_of(d));
+                out.push(E::lit(d));
                 src.record(p);
                 pos += 1;
             }
@@ -196,16 +208,7 @@ fn scan<T: Track>(
                 if pos >= rank {
                     return Err(past("-3 drops", pos, p));
                 }
-                if dim(pos) != 1 {
-                    return Err(Fail::at(
-                        Rule::DropNotOne,
-                        p,
-                        format!(
-                            "-3 drops the input dim {} at read position {pos}, which is not 1",
-                            dim(pos)
-                        ),
-                    ));
-                }
+                E::drop_one(dim(pos), pos, p, &mut out.conds)?;
                 pos += 1;
             }
             -4 => {
@@ -219,8 +222,8 @@ fn scan<T: Track>(
                 if pos + 2 > rank {
                     return Err(past("-5 merges", pos, p));
                 }
-                // Saturating: a product past usize::MAX is reported as `overflow` later.
-                out.push(dim(pos).saturating_mul(dim(pos + 1)));
+                // An overflow is reported after the scan, in the dialect's error order.
+                out.push(dim(pos).merge(dim(pos + 1)));
                 src.record(p);
                 pos += 2;
             }
@@ -238,7 +241,7 @@ fn scan<T: Track>(
                 }
                 let (a, pa) = at(i + 1);
                 let (b, pb) = at(i + 2);
-                let (x, y) = split_pair("-6", dim(pos), (a, pa), (b, pb), p)?;
+                let (x, y) = split_pair("-6", dim(pos), (a, pa), (b, pb), p, &mut out.conds)?;
                 out.push(x);
                 src.record(pa);
                 out.push(y);

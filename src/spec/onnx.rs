@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.
 ///
@@ -121,23 +122,34 @@ impl ShapeSpec for Onnx {
             .and_then(|spec| infer(input, spec, self.allowzero, dims))
             .map_err(|f| f.attach(Dialect::Onnx, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        self.shape
+            .values()
+            .and_then(|spec| infer(input, spec, self.allowzero, dims))
+            .map_err(|f| f.attach_sym(Dialect::Onnx, input, self))
+    }
 }
 
-fn infer(
-    input: &[usize],
+fn infer<E: Extent>(
+    input: &[E],
     spec: &[i64],
     allowzero: bool,
-    dims: &mut Small<usize>,
-) -> Result<(), Fail> {
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     let rank = input.len();
     let mut out = Out::new(dims);
     let mut zero_at = None;
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d > 0 => out.push(dim_of(d)),
+            d if d > 0 => out.push(E::lit(d)),
             0 if allowzero => {
                 zero_at.get_or_insert(i);
-                out.push(0);
+                out.push(E::lit(0));
             }
             0 => {
                 if i >= rank {
@@ -168,7 +180,7 @@ fn infer(
             "with allowzero, a shape may not hold both a 0 and a -1",
         ));
     }
-    out.finish(input_size(input)?)
+    out.finish(E::size(input)?)
 }
 
 #[cfg(test)]

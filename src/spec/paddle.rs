@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use super::{dim_of, input_size, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Dim};
 
 /// A Paddle `reshape` spec, as in Paddle 3.3.
 ///
@@ -109,20 +110,31 @@ impl ShapeSpec for Paddle {
             .and_then(|spec| infer(input, spec, dims))
             .map_err(|f| f.attach(Dialect::Paddle, input, self))
     }
+
+    fn infer_sym(
+        &self,
+        input: &[Dim],
+        dims: &mut Small<Dim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        let list = self.actual.as_ref().unwrap_or(&self.spec);
+        list.values()
+            .and_then(|spec| infer(input, spec, dims))
+            .map_err(|f| f.attach_sym(Dialect::Paddle, input, self))
+    }
 }
 
-fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), Fail> {
-    let size = input_size(input);
-    let empty = input.contains(&0);
+fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+    let size = E::size(input);
+    let empty = input.iter().any(|d| d.is(0));
     let rank = input.len();
     let mut out = Out::new(dims);
     let mut spec_zero = false;
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d > 0 => out.push(dim_of(d)),
+            d if d > 0 => out.push(E::lit(d)),
             0 if empty => {
                 spec_zero = true;
-                out.push(0);
+                out.push(E::lit(0));
             }
             0 => {
                 if i >= rank {
@@ -149,50 +161,13 @@ fn infer(input: &[usize], spec: &[i64], dims: &mut Small<usize>) -> Result<(), F
     }
     let size = size?;
     match out.infer {
-        Some(slot) if empty && spec_zero => zero_size_infer(input, out, slot),
+        Some(slot) if empty && spec_zero => {
+            // The output index is the spec index in Paddle.
+            E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
+            Ok(std::mem::take(&mut out.conds))
+        }
         _ => out.finish(size),
     }
-}
-
-/// Paddle 3.3's rule for a zero-size input with both a `-1` and a `0` in the spec.
-fn zero_size_infer(input: &[usize], out: Out<'_>, slot: usize) -> Result<(), Fail> {
-    let pos = slot; // the output index is the spec index in Paddle
-    let overflow = || {
-        Fail::whole(
-            Rule::Overflow,
-            format!("the output dims multiply past {}", isize::MAX),
-        )
-    };
-    let others = out.dims.iter().enumerate().filter(|&(i, _)| i != slot);
-    let z_out = others.clone().filter(|&(_, &d)| d == 0).count();
-    let p_out = crate::dims::checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0))
-        .ok_or_else(overflow)?;
-    let z_in = input.iter().filter(|&&d| d == 0).count();
-    let p_in = crate::dims::checked_size(input.iter().copied().filter(|&d| d != 0))
-        .ok_or_else(overflow)?;
-    if z_in == z_out {
-        if p_in % p_out != 0 {
-            return Err(Fail::at(
-                Rule::InferNotDivisible,
-                pos,
-                format!("the non-zero output dims multiply to {p_out}, which does not divide the input's non-zero product {p_in}"),
-            ));
-        }
-        out.dims[slot] = p_in / p_out;
-        return Ok(());
-    }
-    if z_out > z_in && p_out != p_in {
-        return Err(Fail::at(
-            Rule::ZeroSizeMismatch,
-            pos,
-            format!("the spec has {z_out} zero dims and the input {z_in}, and their non-zero dims multiply to {p_out} and {p_in}"),
-        ));
-    }
-    Err(Fail::at(
-        Rule::InferAmbiguous,
-        pos,
-        format!("the input has {z_in} zero dims and the spec {z_out}, which leaves -1 undetermined on a zero-size input"),
-    ))
 }
 
 #[cfg(test)]

@@ -1,0 +1,198 @@
+//! Lowering a reshape to ONNX: the reading-order check (ONNX `Reshape` reads in C order), the
+//! node sequence of an F-order reshape, and the single `Reshape` that keeps symbolic dims
+//! dynamic.
+
+use super::onnx::Onnx;
+use super::{reject, ShapeSpec};
+use crate::dims::Order;
+use crate::error::{Fail, ReshapeError, Rule};
+use crate::sym::Dim;
+
+/// One ONNX node of a lowered reshape ([`ShapeSpec::to_onnx_nodes`]), applied in sequence to
+/// the reshape's input.
+///
+/// ```
+/// use ndarray_reshape::{Mx, Onnx, OnnxNode, ShapeSpec};
+/// let nodes = Mx::new([-1]).to_onnx_nodes(&[2, 3])?;
+/// assert_eq!(nodes, [OnnxNode::Reshape(Onnx::new([6]))]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OnnxNode {
+    /// `Transpose` with attribute `perm`.
+    Transpose {
+        /// The output's axis `i` is the input's axis `perm[i]`.
+        perm: Vec<usize>,
+    },
+    /// `Reshape` with this shape and `allowzero`.
+    Reshape(Onnx),
+}
+
+/// Whether reading `a` and `b` in C order and in F order gives the same sequence: each has at
+/// most one dim above 1 (or is empty).
+fn same_sequence(a: &[usize], b: &[usize]) -> bool {
+    let long = |s: &[usize]| s.iter().filter(|&&d| d > 1).count() <= 1;
+    a.contains(&0) || (long(a) && long(b))
+}
+
+/// The spec's reading order as ONNX sees it: F stays F, A is C (a graph tensor is
+/// C-contiguous).
+fn reads_f<P: ShapeSpec + ?Sized>(spec: &P) -> bool {
+    spec.order() == Order::F
+}
+
+/// [`ReshapeError::OnnxInexpressible`] unless one C-order `Reshape` reads the elements in the
+/// spec's order.
+pub(crate) fn check_order<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[usize],
+    shape: &[usize],
+) -> Result<(), ReshapeError> {
+    if reads_f(spec) && !same_sequence(input, shape) {
+        return Err(reject(
+            Rule::OnnxInexpressible,
+            spec,
+            input,
+            "an F-order reshape reads the elements in another order than ONNX's Reshape (C \
+             order); to_onnx_nodes gives the Transpose, Reshape, Transpose sequence",
+        ));
+    }
+    Ok(())
+}
+
+/// The nodes computing the reshape of `input` to `shape` (already inferred by `spec`).
+pub(crate) fn nodes<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[usize],
+    shape: Vec<usize>,
+) -> Vec<OnnxNode> {
+    let zero = shape.contains(&0);
+    if !reads_f(spec) || same_sequence(input, &shape) {
+        return vec![OnnxNode::Reshape(Onnx::new(shape).allowzero(zero))];
+    }
+    // F order is C order of the reversed axes: transpose, reshape to the reversed target in
+    // C order, transpose back.
+    let reversed = |n: usize| OnnxNode::Transpose {
+        perm: (0..n).rev().collect(),
+    };
+    let target: Vec<usize> = shape.iter().rev().copied().collect();
+    vec![
+        reversed(input.len()),
+        OnnxNode::Reshape(Onnx::new(target).allowzero(zero)),
+        reversed(shape.len()),
+    ]
+}
+
+/// [`ShapeSpec::to_onnx_symbolic`] for the inferred output `dims` of `input`.
+pub(crate) fn symbolic<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[Dim],
+    dims: &[Dim],
+) -> Result<Onnx, ReshapeError> {
+    let fail = |why: String| {
+        let (dialect, written) = spec.describe();
+        Fail::whole(Rule::OnnxInexpressible, why).attach_sym(dialect, input, written)
+    };
+    // Symbols may be 1 or more: a symbolic dim may be above 1.
+    let above_one = |s: &[Dim]| {
+        s.iter()
+            .filter(|d| d.known().map_or(true, |k| k > 1))
+            .count()
+    };
+    let empty = input.iter().any(Dim::is_zero);
+    if reads_f(spec) && !empty && (above_one(input) > 1 || above_one(dims) > 1) {
+        return Err(fail(
+            "an F-order reshape reads the elements in another order than ONNX's Reshape (C \
+             order)"
+                .into(),
+        ));
+    }
+    let mut shape: Vec<i64> = Vec::with_capacity(dims.len());
+    let mut inferred: Option<usize> = None;
+    let mut copies = false;
+    let mut literal_zero = false;
+    for (i, d) in dims.iter().enumerate() {
+        let same_index = input.get(i) == Some(d);
+        match d.known() {
+            // A known zero: a copy of a zero input dim, or a literal zero under allowzero.
+            Some(0) => {
+                literal_zero |= !same_index;
+                shape.push(0);
+            }
+            Some(k) => shape.push(k as i64),
+            None if same_index => {
+                copies = true;
+                shape.push(0);
+            }
+            None => {
+                if let Some(j) = inferred {
+                    return Err(fail(format!(
+                        "the output dims {} (index {j}) and {d} (index {i}) are symbolic and \
+                         not the input dims at their indices; one Reshape can infer only one \
+                         of them",
+                        dims[j]
+                    )));
+                }
+                inferred = Some(i);
+                shape.push(-1);
+            }
+        }
+    }
+    let zero = dims.iter().any(Dim::is_zero);
+    if zero && inferred.is_some() {
+        return Err(fail(
+            "a -1 next to a zero dim cannot be inferred by ONNX's Reshape".into(),
+        ));
+    }
+    if literal_zero && copies {
+        return Err(fail(
+            "a literal zero dim needs allowzero, which makes the 0s that copy symbolic input \
+             dims literal zeros too"
+                .into(),
+        ));
+    }
+    Ok(Onnx::new(shape).allowzero(literal_zero))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Mx, Np, Paddle};
+
+    #[test]
+    fn sequences() {
+        assert!(same_sequence(&[1, 6], &[6]));
+        assert!(same_sequence(&[6, 1], &[1, 1, 6]));
+        assert!(!same_sequence(&[2, 3], &[6]));
+        assert!(same_sequence(&[2, 0], &[0, 5]));
+    }
+
+    #[test]
+    fn symbolic_lowering_cases() {
+        let (n, k) = (Dim::sym("N"), Dim::from);
+        // Paddle's 0 on a zero-size input is a literal zero: allowzero.
+        let o = Paddle::new([0, 0]).to_onnx_symbolic(&[n, k(0)]).unwrap();
+        assert_eq!(o, Onnx::new([0, 0]).allowzero(true));
+        // Zeros that copy zero input dims beside a symbolic copy: no allowzero.
+        let o = Mx::new([0, 0, 0])
+            .to_onnx_symbolic(&[n, k(0), k(3)])
+            .unwrap();
+        assert_eq!(o, Onnx::new([0, 0, 3]));
+        let o = Np::new([0, 5], Order::C)
+            .to_onnx_symbolic(&[k(0), n])
+            .unwrap();
+        assert_eq!(o, Onnx::new([0, 5]));
+        // A zero dim beside a -1, or a literal zero beside a symbolic copy: no single Reshape.
+        let like = crate::Like::new([3, 0]).lhs(Some(0), Some(1));
+        assert!(like.to_onnx_symbolic(&[k(0), n]).is_err());
+        let like = crate::Like::new([0]).lhs(Some(1), Some(2));
+        assert_eq!(like.infer_symbolic(&[n, k(0)]).unwrap().dims(), &[n, k(0)]);
+        let like = crate::Like::new([0, 1]).lhs(Some(1), Some(2));
+        assert!(like.to_onnx_symbolic(&[n, k(0)]).is_ok());
+        let err = Np::new([-1, 4], Order::F)
+            .to_onnx_symbolic(&[n, k(4)])
+            .unwrap_err();
+        assert_eq!(err.category(), "onnx_inexpressible");
+    }
+}

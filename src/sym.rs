@@ -1,0 +1,672 @@
+//! Symbolic dims for shape inference without known sizes: [`Dim`] (a number, or a product of
+//! named symbols with a rational coefficient), the [`Condition`]s an inference may need, and
+//! the [`SymShape`] it returns. The dialects run their own algorithms on these
+//! (`spec/extent.rs`); this module is only the values.
+
+use std::fmt;
+use std::sync::Mutex;
+
+use crate::dims::LIMIT;
+use crate::small::Small;
+
+/// The distinct symbols one [`Dim`] can hold (`B*T*H*W` at most); more make it invalid.
+pub const MAX_SYMBOLS: usize = 4;
+
+/// Symbol names, interned: a [`Dim`] stores the index, so it stays small and `Copy`.
+static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// Distinct names in a process; past this, [`Dim::sym`] gives an invalid dim.
+const MAX_NAMES: usize = 1 << 20;
+
+fn intern(name: &str) -> Option<u32> {
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = names.iter().position(|&n| n == name) {
+        return Some(i as u32);
+    }
+    if names.len() >= MAX_NAMES {
+        return None;
+    }
+    // Leaked once per distinct name: a graph has a handful.
+    names.push(Box::leak(name.to_owned().into_boxed_str()));
+    Some(names.len() as u32 - 1)
+}
+
+fn name_of(id: u32) -> &'static str {
+    let names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    names[id as usize]
+}
+
+/// One symbol of a product and its power (negative after a division).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+struct Factor {
+    id: u32,
+    exp: i8,
+}
+
+/// A dimension size for shape inference: a known number, or a product of named symbols with a
+/// coefficient (`8*N`, `B*T`, `3*N/2` once a division is involved). Symbols stand for sizes of
+/// at least 1. Reshapes only copy, multiply and divide dims, so products are all they need.
+///
+/// Values are canonical: `2*N*4 == 8*N`, and `Display` writes the coefficient first, then the
+/// symbols by name (`8*N`, `B*T`, `3*N/2`). A product that leaves the representable range (a
+/// coefficient past `isize::MAX`, more than [`MAX_SYMBOLS`] symbols, a power past 127) is
+/// *invalid*: it displays as `<invalid>`, never evaluates, and inference on it is a
+/// [`ReshapeError::SymbolLimit`](crate::ReshapeError::SymbolLimit).
+///
+/// ```
+/// use ndarray_reshape::Dim;
+///
+/// let (n, t) = (Dim::sym("N"), Dim::sym("T"));
+/// let d = Dim::from(2) * n * Dim::from(4);
+/// assert_eq!(d, Dim::from(8) * n);
+/// assert_eq!(d.to_string(), "8*N");
+/// assert_eq!((t * n).to_string(), "N*T");
+/// assert_eq!(d.eval(&[("N", 3)]), Some(24));
+/// assert_eq!(d.eval(&[]), None); // N unbound
+/// assert_eq!(Dim::from(7).known(), Some(7));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dim {
+    /// Coefficient `num / den`, reduced; `den == 0` marks an invalid dim.
+    num: u64,
+    den: u64,
+    /// Sorted by id, non-zero powers first, then unused slots (`exp == 0`).
+    factors: [Factor; MAX_SYMBOLS],
+}
+
+/// A dim of value 0 (usize's default), so that `Dim` can live in inline buffers.
+impl Default for Dim {
+    /// ```
+    /// assert_eq!(ndarray_reshape::Dim::default(), ndarray_reshape::Dim::from(0));
+    /// ```
+    fn default() -> Self {
+        Dim::from(0)
+    }
+}
+
+impl From<usize> for Dim {
+    /// A known size. One past `isize::MAX` (no array can have it) is invalid.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::Dim::from(6).to_string(), "6");
+    /// ```
+    fn from(v: usize) -> Self {
+        Dim::ratio(v as u128, 1, [Factor::default(); MAX_SYMBOLS])
+    }
+}
+
+impl Dim {
+    const INVALID: Dim = Dim {
+        num: 0,
+        den: 0,
+        factors: [Factor { id: 0, exp: 0 }; MAX_SYMBOLS],
+    };
+
+    /// The symbol `name` (a size of at least 1): `N`, `batch`, `seq_len`. The same name is the
+    /// same symbol everywhere in the process.
+    ///
+    /// ```
+    /// use ndarray_reshape::Dim;
+    /// assert_eq!(Dim::sym("N"), Dim::sym("N"));
+    /// assert_ne!(Dim::sym("N"), Dim::sym("M"));
+    /// ```
+    pub fn sym(name: &str) -> Dim {
+        match intern(name) {
+            Some(id) => {
+                let mut factors = [Factor::default(); MAX_SYMBOLS];
+                factors[0] = Factor { id, exp: 1 };
+                Dim {
+                    num: 1,
+                    den: 1,
+                    factors,
+                }
+            }
+            None => Dim::INVALID,
+        }
+    }
+
+    /// `num / den` times `factors`, reduced; invalid past the limits.
+    fn ratio(num: u128, den: u128, factors: [Factor; MAX_SYMBOLS]) -> Dim {
+        if den == 0 {
+            return Dim::INVALID;
+        }
+        if num == 0 {
+            return Dim {
+                num: 0,
+                den: 1,
+                factors: [Factor::default(); MAX_SYMBOLS],
+            };
+        }
+        let g = gcd(num, den);
+        let (num, den) = (num / g, den / g);
+        if num > LIMIT as u128 || den > LIMIT as u128 {
+            return Dim::INVALID;
+        }
+        Dim {
+            num: num as u64,
+            den: den as u64,
+            factors,
+        }
+    }
+
+    /// The size, when it is known (no symbols, an integer).
+    ///
+    /// ```
+    /// use ndarray_reshape::Dim;
+    /// assert_eq!(Dim::from(4).known(), Some(4));
+    /// assert_eq!(Dim::sym("N").known(), None);
+    /// ```
+    pub fn known(&self) -> Option<usize> {
+        (self.is_valid() && self.factors[0].exp == 0 && self.den == 1).then_some(self.num as usize)
+    }
+
+    /// Whether the dim is within the representable range (see [`Dim`]).
+    ///
+    /// ```
+    /// use ndarray_reshape::Dim;
+    /// let many = ["A", "B", "C", "D", "E"].iter().fold(Dim::from(1), |d, s| d * Dim::sym(s));
+    /// assert!(!many.is_valid());
+    /// assert!(Dim::sym("A").is_valid());
+    /// ```
+    pub fn is_valid(&self) -> bool {
+        self.den != 0
+    }
+
+    /// Whether it is a known integer or a product with an integer coefficient and no division
+    /// by a symbol: the forms whose value is an integer for every binding.
+    pub(crate) fn is_integral(&self) -> bool {
+        self.is_valid() && self.den == 1 && self.factors.iter().all(|f| f.exp >= 0)
+    }
+
+    /// Known zero (symbols are at least 1, so only a literal 0 is).
+    pub(crate) fn is_zero(&self) -> bool {
+        self.is_valid() && self.num == 0
+    }
+
+    /// Whether it has symbols.
+    pub(crate) fn is_symbolic(&self) -> bool {
+        self.is_valid() && self.factors[0].exp != 0
+    }
+
+    /// Whether it has a symbol with a positive power (then it can be made a multiple of any
+    /// number by the choice of that symbol).
+    fn has_positive(&self) -> bool {
+        self.factors.iter().any(|f| f.exp > 0)
+    }
+
+    /// `1 / self` (`self` non-zero and valid).
+    pub(crate) fn recip(self) -> Dim {
+        if !self.is_valid() || self.num == 0 {
+            return Dim::INVALID;
+        }
+        let mut factors = self.factors;
+        for f in &mut factors {
+            f.exp = -f.exp;
+        }
+        Dim {
+            num: self.den,
+            den: self.num,
+            factors,
+        }
+    }
+
+    /// The integer numerator and denominator sides of `self` (`a*P` over `b*Q`, all powers
+    /// positive): how a condition on it is written.
+    fn sides(self) -> (Dim, Dim) {
+        let mut up = [Factor::default(); MAX_SYMBOLS];
+        let mut down = [Factor::default(); MAX_SYMBOLS];
+        let (mut u, mut d) = (0, 0);
+        for f in self.factors.iter().filter(|f| f.exp != 0) {
+            if f.exp > 0 {
+                up[u] = *f;
+                u += 1;
+            } else {
+                down[d] = Factor {
+                    id: f.id,
+                    exp: -f.exp,
+                };
+                d += 1;
+            }
+        }
+        (
+            Dim::ratio(self.num as u128, 1, up),
+            Dim::ratio(self.den as u128, 1, down),
+        )
+    }
+
+    /// The value under `bindings` (name, size): `None` when a symbol is unbound, bound to 0,
+    /// the value is not an integer, or it passes `isize::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::Dim;
+    /// let half = Dim::from(3) * Dim::sym("N") / Dim::from(2);
+    /// assert_eq!(half.eval(&[("N", 4)]), Some(6));
+    /// assert_eq!(half.eval(&[("N", 3)]), None); // 4.5
+    /// ```
+    pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<usize> {
+        if !self.is_valid() {
+            return None;
+        }
+        let (mut up, mut down) = (self.num as u128, self.den as u128);
+        for f in self.factors.iter().filter(|f| f.exp != 0) {
+            let name = name_of(f.id);
+            let &(_, v) = bindings.iter().find(|(n, _)| *n == name)?;
+            if v == 0 {
+                return None;
+            }
+            for _ in 0..f.exp.unsigned_abs() {
+                let side = if f.exp > 0 { &mut up } else { &mut down };
+                *side = side.checked_mul(v as u128)?;
+                if *side > u64::MAX as u128 * LIMIT as u128 {
+                    return None;
+                }
+            }
+        }
+        if up % down != 0 {
+            return None;
+        }
+        let v = up / down;
+        (v <= LIMIT as u128).then_some(v as usize)
+    }
+
+    /// The names of its symbols, in the order `Display` writes them.
+    fn names(&self) -> Small<(&'static str, i8)> {
+        let mut v: Small<(&'static str, i8)> = self
+            .factors
+            .iter()
+            .filter(|f| f.exp != 0)
+            .map(|f| (name_of(f.id), f.exp))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl std::ops::Mul for Dim {
+    type Output = Dim;
+
+    /// The product; invalid past the limits (see [`Dim`]).
+    fn mul(self, rhs: Dim) -> Dim {
+        if !self.is_valid() || !rhs.is_valid() {
+            return Dim::INVALID;
+        }
+        if self.num == 0 || rhs.num == 0 {
+            return Dim::from(0);
+        }
+        let mut factors = [Factor::default(); MAX_SYMBOLS];
+        let mut n = 0;
+        let (a, b) = (&self.factors, &rhs.factors);
+        let (mut i, mut j) = (0, 0);
+        let live = |f: &[Factor; MAX_SYMBOLS], k: usize| k < MAX_SYMBOLS && f[k].exp != 0;
+        while live(a, i) || live(b, j) {
+            let f = match (live(a, i), live(b, j)) {
+                (true, true) if a[i].id == b[j].id => {
+                    let Some(exp) = a[i].exp.checked_add(b[j].exp) else {
+                        return Dim::INVALID;
+                    };
+                    i += 1;
+                    j += 1;
+                    Factor {
+                        id: a[i - 1].id,
+                        exp,
+                    }
+                }
+                (true, true) if a[i].id < b[j].id => {
+                    i += 1;
+                    a[i - 1]
+                }
+                (true, false) => {
+                    i += 1;
+                    a[i - 1]
+                }
+                _ => {
+                    j += 1;
+                    b[j - 1]
+                }
+            };
+            if f.exp == 0 {
+                continue;
+            }
+            if n == MAX_SYMBOLS {
+                return Dim::INVALID;
+            }
+            factors[n] = f;
+            n += 1;
+        }
+        let num = self.num as u128 * rhs.num as u128;
+        let den = self.den as u128 * rhs.den as u128;
+        Dim::ratio(num, den, factors)
+    }
+}
+
+impl std::ops::Div for Dim {
+    type Output = Dim;
+
+    /// The quotient, exact: `3*N / 2` stays `3*N/2` (an integer only for even `N`). Division
+    /// by 0 is invalid.
+    ///
+    /// ```
+    /// use ndarray_reshape::Dim;
+    /// let n = Dim::sym("N");
+    /// assert_eq!(Dim::from(8) * n / Dim::from(8), n);
+    /// assert_eq!((Dim::from(3) * n / Dim::from(2)).to_string(), "3*N/2");
+    /// ```
+    #[allow(clippy::suspicious_arithmetic_impl)] // a division is a product with the inverse
+    fn div(self, rhs: Dim) -> Dim {
+        self * rhs.recip()
+    }
+}
+
+impl From<Dim> for String {
+    fn from(d: Dim) -> String {
+        d.to_string()
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.is_valid() {
+            return f.write_str("<invalid>");
+        }
+        let names = self.names();
+        let mut parts: Vec<String> = Vec::new();
+        if self.num != 1 || names.iter().all(|&(_, e)| e < 0) {
+            parts.push(self.num.to_string());
+        }
+        for &(n, e) in names.iter().filter(|&&(_, e)| e > 0) {
+            parts.extend(std::iter::repeat(n.to_owned()).take(e as usize));
+        }
+        f.write_str(&parts.join("*"))?;
+        let mut down: Vec<String> = Vec::new();
+        if self.den != 1 {
+            down.push(self.den.to_string());
+        }
+        for &(n, e) in names.iter().filter(|&&(_, e)| e < 0) {
+            down.extend(std::iter::repeat(n.to_owned()).take(e.unsigned_abs() as usize));
+        }
+        match down.len() {
+            0 => Ok(()),
+            1 => write!(f, "/{}", down[0]),
+            _ => write!(f, "/({})", down.join("*")),
+        }
+    }
+}
+
+impl fmt::Debug for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// What a [`Condition`] asks of its two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+enum Kind {
+    /// `lhs % rhs == 0`.
+    #[default]
+    Divides,
+    /// `lhs == rhs`.
+    Equals,
+}
+
+/// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
+/// whose division is exact only for some values) or `N == 3` (sizes that agree only for some
+/// values). Both sides are products with integer coefficients. `Display` writes it as a
+/// boolean expression a converter can put in a runtime assert.
+///
+/// ```
+/// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+///
+/// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+/// assert_eq!(s.conditions()[0].to_string(), "3*N % 2 == 0");
+/// assert_eq!(s.conditions()[0].holds(&[("N", 4)]), Some(true));
+/// assert_eq!(s.conditions()[0].holds(&[("N", 5)]), Some(false));
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Condition {
+    kind: Kind,
+    lhs: Dim,
+    rhs: Dim,
+}
+
+impl Condition {
+    /// `value` is an integer: its numerator side divisible by its denominator side.
+    pub(crate) fn integer(value: Dim) -> Condition {
+        let (lhs, rhs) = value.sides();
+        Condition {
+            kind: Kind::Divides,
+            lhs,
+            rhs,
+        }
+    }
+
+    /// `ratio == 1`, written as its numerator side equal to its denominator side.
+    pub(crate) fn unit(ratio: Dim) -> Condition {
+        let (lhs, rhs) = ratio.sides();
+        Condition {
+            kind: Kind::Equals,
+            lhs,
+            rhs,
+        }
+    }
+
+    /// Whether the condition holds under `bindings`; `None` when a symbol is unbound or a side
+    /// passes `isize::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([3, 4]).infer_symbolic(&[Dim::sym("N"), Dim::from(4)])?;
+    /// assert_eq!(s.conditions()[0].to_string(), "N == 3");
+    /// assert_eq!(s.conditions()[0].holds(&[("N", 3)]), Some(true));
+    /// assert_eq!(s.conditions()[0].holds(&[]), None);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
+        let l = self.lhs.eval(bindings)?;
+        let r = self.rhs.eval(bindings)?;
+        Some(match self.kind {
+            Kind::Divides => r != 0 && l % r == 0,
+            Kind::Equals => l == r,
+        })
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            Kind::Divides => write!(f, "{} % {} == 0", self.lhs, self.rhs),
+            Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
+        }
+    }
+}
+
+/// The result of [`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic): the output
+/// dims and the conditions under which they hold. No allocation for up to 8 dims and 8
+/// conditions.
+///
+/// ```
+/// use ndarray_reshape::{Dim, Mx, ShapeSpec};
+///
+/// let (b, t) = (Dim::sym("B"), Dim::sym("T"));
+/// let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, Dim::from(512)])?;
+/// assert_eq!(s.dims(), &[b * t, Dim::from(512)]);
+/// assert!(s.conditions().is_empty());
+/// assert_eq!(s.eval(&[("B", 2), ("T", 7)]), Some(vec![14, 512]));
+/// assert_eq!(s.to_string(), "[B*T, 512]");
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymShape {
+    pub(crate) dims: Small<Dim>,
+    pub(crate) conditions: Small<Condition>,
+}
+
+impl SymShape {
+    /// The output dims.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([-1, 64]).infer_symbolic(&[Dim::sym("N"), Dim::from(12), Dim::from(64)])?;
+    /// assert_eq!(s.dims(), &[Dim::from(12) * Dim::sym("N"), Dim::from(64)]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn dims(&self) -> &[Dim] {
+        &self.dims
+    }
+
+    /// The conditions on the symbols under which [`dims`](Self::dims) is the reshape's output
+    /// (empty when it holds for every value).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+    /// assert_eq!(s.conditions().len(), 1);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn conditions(&self) -> &[Condition] {
+        &self.conditions
+    }
+
+    /// The concrete output shape under `bindings`: `None` when a symbol is unbound, a condition
+    /// fails, or a value is not an integer or passes `isize::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+    /// assert_eq!(s.eval(&[("N", 4)]), Some(vec![2, 6]));
+    /// assert_eq!(s.eval(&[("N", 3)]), None);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<usize>> {
+        if self
+            .conditions
+            .iter()
+            .any(|c| c.holds(bindings) != Some(true))
+        {
+            return None;
+        }
+        let dims: Option<Vec<usize>> = self.dims.iter().map(|d| d.eval(bindings)).collect();
+        let dims = dims?;
+        crate::dims::checked_size(dims.iter().copied())?;
+        Some(dims)
+    }
+}
+
+impl fmt::Display for SymShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dims: Vec<String> = self.dims.iter().map(Dim::to_string).collect();
+        write!(f, "[{}]", dims.join(", "))?;
+        if !self.conditions.is_empty() {
+            let c: Vec<String> = self.conditions.iter().map(|c| c.to_string()).collect();
+            write!(f, " if {}", c.join(" and "))?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a quotient `q = size / known` is or is not an integer: exactly, under a condition, or
+/// for no value of the symbols.
+pub(crate) enum Exact {
+    Always,
+    Sometimes(Condition),
+    Never,
+}
+
+/// Whether `q` is an integer for every, some or no values of its symbols (each at least 1).
+pub(crate) fn integer(q: Dim) -> Exact {
+    if q.is_integral() {
+        return Exact::Always;
+    }
+    // A symbol with a positive power can absorb any denominator. Without one, the smallest
+    // choice (every symbol 1) leaves `num / den`, which must be an integer already.
+    if q.has_positive() || q.den == 1 {
+        return Exact::Sometimes(Condition::integer(q));
+    }
+    Exact::Never
+}
+
+/// Whether `r` (a ratio of two sizes) equals 1 for every, some or no values of its symbols.
+pub(crate) fn unit(r: Dim) -> Exact {
+    if r == Dim::from(1) {
+        return Exact::Always;
+    }
+    if !r.is_symbolic() {
+        return Exact::Never;
+    }
+    // `num * P == den * Q` with every symbol at least 1: impossible when one side has no
+    // symbols and is smaller than the other side's coefficient, or does not divide into it.
+    let (up, down) = r.sides();
+    let impossible = |fixed: &Dim, free: &Dim| {
+        !fixed.is_symbolic() && (fixed.num < free.num || fixed.num % free.num != 0)
+    };
+    if impossible(&up, &down) || impossible(&down, &up) {
+        return Exact::Never;
+    }
+    Exact::Sometimes(Condition::unit(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n() -> Dim {
+        Dim::sym("N")
+    }
+
+    #[test]
+    fn canonical_products() {
+        let m = Dim::sym("M");
+        assert_eq!(Dim::from(2) * n() * Dim::from(4), Dim::from(8) * n());
+        assert_eq!(n() * m, m * n());
+        assert_eq!((n() * m / n()), m);
+        assert_eq!((n() / n()), Dim::from(1));
+        assert_eq!((n() * n()).to_string(), "N*N");
+        assert_eq!((Dim::from(6) / n()).to_string(), "6/N");
+        assert_eq!((Dim::from(3) / (Dim::from(2) * n())).to_string(), "3/(2*N)");
+        assert_eq!((n() / Dim::from(2)).to_string(), "N/2");
+        assert_eq!(Dim::from(0) * n(), Dim::from(0));
+        assert!(!(n() / Dim::from(0)).is_valid());
+        assert!(!Dim::from(usize::MAX).is_valid());
+        let big = Dim::from(1 << 40);
+        assert!(!(big * big).is_valid());
+        assert_eq!((big * big).eval(&[]), None);
+        let mut p = n();
+        for _ in 0..7 {
+            p = p * p;
+        }
+        assert!(!p.is_valid(), "a power past 127 is invalid");
+    }
+
+    #[test]
+    fn integer_and_unit() {
+        let half = Dim::from(3) * n() / Dim::from(2);
+        assert!(matches!(integer(half), Exact::Sometimes(_)));
+        assert!(matches!(
+            integer(Dim::from(15) / Dim::from(4)),
+            Exact::Never
+        ));
+        assert!(matches!(integer(Dim::from(6) / n()), Exact::Sometimes(_)));
+        assert!(matches!(
+            integer(Dim::from(3) / (Dim::from(2) * n())),
+            Exact::Never
+        ));
+        assert!(matches!(unit(n() / Dim::from(3)), Exact::Sometimes(_)));
+        assert!(matches!(unit(Dim::from(2) * n()), Exact::Never));
+        assert!(matches!(
+            unit(Dim::from(3) / (Dim::from(2) * n())),
+            Exact::Never
+        ));
+        assert!(matches!(
+            unit(Dim::from(4) / (Dim::from(2) * n())),
+            Exact::Sometimes(_)
+        ));
+        assert!(matches!(unit(Dim::from(2)), Exact::Never));
+    }
+}
