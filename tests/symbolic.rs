@@ -1,0 +1,343 @@
+//! Symbolic inference against the concrete one, on every conformance case of `tests/data/`,
+//! and the table of cases every reference system gets wrong.
+//!
+//! For each case, subsets of its input dims (each at least 1) become symbols bound to their
+//! values, both with equal values sharing one symbol and with a symbol per position. Then:
+//! - completeness: where the concrete `infer_shape` succeeds, `infer_symbolic` succeeds and
+//!   evaluates under the binding to the same shape (its conditions hold);
+//! - soundness: where the concrete call fails, the symbolic call fails or its evaluation does
+//!   (a condition fails under the binding);
+//! - lowering: where `to_onnx_symbolic` succeeds, its ONNX spec on the concrete input gives
+//!   the concrete result.
+
+use ndarray_reshape::{Dim, Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec, MAX_SYMBOLS};
+use serde_json::Value;
+
+#[path = "common/json.rs"]
+mod json;
+use json::{i64s, usizes};
+
+fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A symbolic input: the chosen dims as symbols, and the binding that gives them back.
+struct Symbolic {
+    dims: Vec<Dim>,
+    names: Vec<(String, usize)>,
+}
+
+/// The input with the dims of `mask` (those at least 1) as symbols: named after their value
+/// when `shared` (equal values, one symbol), after their position otherwise.
+fn symbolize(input: &[usize], mask: u32, shared: bool) -> Symbolic {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    let dims = input
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            if mask & (1 << i) == 0 || d == 0 {
+                return Dim::from(d);
+            }
+            let name = if shared {
+                format!("V{d}")
+            } else {
+                format!("P{i}")
+            };
+            if !names.iter().any(|(n, _)| *n == name) {
+                names.push((name.clone(), d));
+            }
+            Dim::sym(&name)
+        })
+        .collect();
+    Symbolic { dims, names }
+}
+
+/// Completeness, soundness and lowering of `spec` on `input`, for every subset of symbols (or
+/// 64 spread subsets on inputs of rank above 6) in both naming schemes.
+fn check<P: ShapeSpec>(spec: &P, input: &[usize]) -> Result<usize, String> {
+    let concrete = spec.infer_shape(input);
+    let rank = input.len().min(31);
+    let all: u32 = if rank == 0 { 0 } else { (1u32 << rank) - 1 };
+    let masks: Vec<u32> = if rank <= 6 {
+        (0..=all).collect()
+    } else {
+        (0..64u32)
+            .map(|k| k.wrapping_mul(0x9E37_79B9) & all)
+            .chain([all])
+            .collect()
+    };
+    let mut checked = 0;
+    for mask in masks {
+        for shared in [true, false] {
+            let s = symbolize(input, mask, shared);
+            if s.names.len() > MAX_SYMBOLS {
+                continue; // past the documented limit of one product
+            }
+            let bind: Vec<(&str, usize)> = s.names.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+            let symbolic = spec.infer_symbolic(&s.dims);
+            let evaluated = symbolic.as_ref().ok().map(|r| r.eval(&bind));
+            match (&concrete, &symbolic, evaluated) {
+                (Ok(want), Ok(_), Some(Some(got))) if &got == want => {}
+                (Ok(want), Ok(r), got) => {
+                    return Err(format!(
+                        "input {:?}: symbolic {r} evaluates to {got:?} under {bind:?}, the \
+                         concrete shape is {want:?}",
+                        s.dims
+                    ))
+                }
+                (Ok(want), Err(e), _) => {
+                    return Err(format!(
+                        "input {:?}: the concrete shape is {want:?}, the symbolic call fails: {e}",
+                        s.dims
+                    ))
+                }
+                (Err(_), Err(_), _) | (Err(_), Ok(_), Some(None)) => {}
+                (Err(e), Ok(r), got) => {
+                    return Err(format!(
+                        "input {:?}: the concrete call fails ({e}), the symbolic one gives {r} \
+                         = {got:?} under {bind:?}",
+                        s.dims
+                    ))
+                }
+            }
+            if let (Ok(want), Ok(onnx)) = (&concrete, spec.to_onnx_symbolic(&s.dims)) {
+                match onnx.infer_shape(input) {
+                    Ok(got) if &got == want => {}
+                    other => {
+                        return Err(format!(
+                            "input {:?}: lowered to {onnx:?}, which gives {other:?}, not {want:?}",
+                            s.dims
+                        ))
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
+
+fn run(
+    file: &str,
+    spec_of: impl Fn(&Value) -> (Box<dyn Fn(&[usize]) -> Result<usize, String>>, Vec<usize>),
+) {
+    let cases = load(file);
+    let mut failures = Vec::new();
+    let mut checks = 0;
+    for c in &cases {
+        let (f, input) = spec_of(c);
+        match f(&input) {
+            Ok(n) => checks += n,
+            Err(e) => failures.push(format!("{}: {e}", c["id"])),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases of {file} failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+    eprintln!("{file}: {} cases, {checks} symbolic inputs", cases.len());
+}
+
+type Case = (Box<dyn Fn(&[usize]) -> Result<usize, String>>, Vec<usize>);
+
+fn boxed<P: ShapeSpec + 'static>(spec: P, input: Vec<usize>) -> Case {
+    (Box::new(move |i: &[usize]| check(&spec, i)), input)
+}
+
+#[test]
+#[cfg_attr(miri, ignore)] // a quarter of a million inferences
+fn every_conformance_case() {
+    let b = |v: &Value| v.as_bool().unwrap();
+    run("mxnet.jsonl", |c| {
+        boxed(
+            Mx::new(i64s(&c["spec"])).reverse(b(&c["reverse"])),
+            usizes(&c["in"]),
+        )
+    });
+    run("mxnet_legacy.jsonl", |c| {
+        boxed(
+            Mx::target_shape(i64s(&c["target_shape"])).keep_highest(b(&c["keep_highest"])),
+            usizes(&c["in"]),
+        )
+    });
+    run("like.jsonl", |c| {
+        let like = Like::new(usizes(&c["rhs"]))
+            .lhs(c["lhs_begin"].as_i64(), c["lhs_end"].as_i64())
+            .rhs(c["rhs_begin"].as_i64(), c["rhs_end"].as_i64());
+        boxed(like, usizes(&c["lhs"]))
+    });
+    run("paddle.jsonl", |c| {
+        boxed(Paddle::new(i64s(&c["spec"])), usizes(&c["in"]))
+    });
+    run("numpy.jsonl", |c| {
+        let order = match c["order"].as_str().unwrap() {
+            "F" => Order::F,
+            "A" => Order::A,
+            _ => Order::C,
+        };
+        boxed(Np::new(i64s(&c["spec"]), order), usizes(&c["shape"]))
+    });
+    run("npx.jsonl", |c| {
+        boxed(
+            Npx::new(i64s(&c["spec"])).reverse(b(&c["reverse"])),
+            usizes(&c["in"]),
+        )
+    });
+    run("onnx.jsonl", |c| {
+        boxed(
+            Onnx::new(i64s(&c["spec"])).allowzero(b(&c["allowzero"])),
+            usizes(&c["in"]),
+        )
+    });
+}
+
+fn n() -> Dim {
+    Dim::sym("N")
+}
+
+fn k(v: usize) -> Dim {
+    Dim::from(v)
+}
+
+/// The cases where reference systems floor, give up or copy the wrong dim, per dialect.
+#[test]
+fn where_reference_systems_guess() -> Result<(), ndarray_reshape::ReshapeError> {
+    let (b, t) = (Dim::sym("B"), Dim::sym("T"));
+    // MXNet 1.x and Paddle's static graph make every -1 unknown once a dim is: not here.
+    let image = [n(), k(3), k(224), k(224)];
+    assert_eq!(
+        Mx::new([0, -1]).infer_symbolic(&image)?.dims(),
+        &[n(), k(150528)]
+    );
+    assert_eq!(
+        Paddle::new([0, -1]).infer_symbolic(&image)?.dims(),
+        &[n(), k(150528)]
+    );
+    // ONNX's own inference has no arithmetic: [8N, 64] with [-1, 8, 64] is N.
+    let s = Np::new([-1, 8, 64], Order::C).infer_symbolic(&[k(8) * n(), k(64)])?;
+    assert_eq!(s.dims(), &[n(), k(8), k(64)]);
+    // onnxruntime, TVM and rten floor 15N / 4N to 3: here an error naming both products and
+    // the position of the -1.
+    let err = Onnx::new([0, 4, -1])
+        .infer_symbolic(&[n(), k(3), k(5)])
+        .unwrap_err();
+    assert_eq!(err.category(), "infer_not_divisible");
+    assert_eq!(err.context().position(), Some(2));
+    let text = err.to_string();
+    assert!(
+        text.contains("4*N") && text.contains("15*N") && text.contains("[N, 3, 5]"),
+        "{text}"
+    );
+    // MXNet's 0 copies the dim at the read position, after -3 merged two.
+    let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, k(512)])?;
+    assert_eq!(s.dims(), &[b * t, k(512)]);
+    // Conditions, printable as asserts.
+    let s = Onnx::new([2, -1]).infer_symbolic(&[n(), k(3)])?;
+    assert_eq!(s.conditions()[0].to_string(), "3*N % 2 == 0");
+    assert_eq!(s.dims()[1].to_string(), "3*N/2");
+    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), k(4)])?;
+    assert_eq!(s.conditions()[0].to_string(), "N == 3");
+    let s = Mx::new([-4, 2, -1, -2]).infer_symbolic(&[n(), k(5)])?;
+    assert_eq!(s.dims(), &[k(2), n() / k(2), k(5)]);
+    assert_eq!(s.conditions()[0].to_string(), "N % 2 == 0");
+    let s = Npx::new([-3, -2]).infer_symbolic(&[n(), k(4)])?;
+    assert_eq!(s.dims(), &[k(4)]);
+    assert_eq!(s.conditions()[0].to_string(), "N == 1");
+    assert!(Npx::new([-3, -2])
+        .infer_symbolic(&[k(2) * n(), k(4)])
+        .is_err()); // 2N is never 1
+    Ok(())
+}
+
+/// The zero-size rules with symbols: known zeros stay known, symbols are at least 1.
+#[test]
+fn zero_size_rules() -> Result<(), ndarray_reshape::ReshapeError> {
+    // ONNX's 0 copies N: [N, 0] with [0, -1] is [N, 0].
+    let s = Onnx::new([0, -1]).infer_symbolic(&[n(), k(0)])?;
+    assert_eq!(s.dims(), &[n(), k(0)]);
+    // ONNX [0, 4] on [N, 0, 4] copies N, and N*4 is never 0; NumPy's 0 is literal.
+    assert!(Onnx::new([0, 4])
+        .infer_symbolic(&[n(), k(0), k(4)])
+        .is_err());
+    assert_eq!(
+        Np::new([0, 4], Order::C)
+            .infer_symbolic(&[n(), k(0), k(4)])?
+            .dims(),
+        &[k(0), k(4)]
+    );
+    assert_eq!(
+        Npx::new([0, 4]).infer_symbolic(&[n(), k(0), k(4)])?.dims(),
+        &[k(0), k(4)]
+    );
+    // allowzero: a literal zero; with a -1 beside it, the ONNX error.
+    let s = Onnx::new([0, 4])
+        .allowzero(true)
+        .infer_symbolic(&[n(), k(0), k(4)])?;
+    assert_eq!(s.dims(), &[k(0), k(4)]);
+    let err = Onnx::new([0, -1])
+        .allowzero(true)
+        .infer_symbolic(&[n(), k(0)])
+        .unwrap_err();
+    assert_eq!(err.category(), "allowzero_with_infer");
+    // Paddle on a zero-size input: its 0 is literal, and the -1 takes the non-zero product.
+    let s = Paddle::new([0, -1]).infer_symbolic(&[n(), k(0), k(3)])?;
+    assert_eq!(s.dims(), &[k(0), k(3) * n()]);
+    assert_eq!(s.eval(&[("N", 2)]), Some(vec![0, 6]));
+    // More zeros in the spec than in the input: an error for every N (which one depends on
+    // whether N is 1: ambiguous then, a mismatch otherwise). Fewer: always ambiguous.
+    let err = Paddle::new([0, 0, -1])
+        .infer_symbolic(&[n(), k(0)])
+        .unwrap_err();
+    assert!(["infer_ambiguous", "zero_size_mismatch"].contains(&err.category()));
+    let err = Paddle::new([0, -1])
+        .infer_symbolic(&[n(), k(0), k(0)])
+        .unwrap_err();
+    assert_eq!(err.category(), "infer_ambiguous");
+    Ok(())
+}
+
+/// Paddle's `actual_shape` (and fluid's, which is Paddle's) takes part in symbolic inference.
+#[test]
+fn actual_shape_and_fluid() -> Result<(), ndarray_reshape::ReshapeError> {
+    let spec = Paddle::new([0, 0, -1]).actual_shape([0, -1]);
+    assert_eq!(
+        spec.infer_symbolic(&[n(), k(4), k(5)])?.dims(),
+        &[n(), k(20)]
+    );
+    let fluid = ndarray_reshape::fluid::Reshape::<f32>::new([8, -1]).actual_shape([0, -1]);
+    assert_eq!(
+        fluid.spec().infer_symbolic(&[n(), k(6)])?.dims(),
+        &[n(), k(6)]
+    );
+    Ok(())
+}
+
+/// Limits are errors, never panics: too many symbols in one product, coefficients past
+/// `isize::MAX`.
+#[test]
+fn limits_are_errors() {
+    let syms: Vec<Dim> = ["A", "B", "C", "D", "E"]
+        .iter()
+        .map(|s| Dim::sym(s))
+        .collect();
+    let err = Mx::new([-1]).infer_symbolic(&syms).unwrap_err();
+    assert_eq!(err.category(), "symbol_limit");
+    let err = Mx::new([-1]).infer_symbolic(&[syms[0] * syms[1] * syms[2] * syms[3] * syms[4]]);
+    assert_eq!(err.unwrap_err().category(), "symbol_limit");
+    let big = k(1 << 40);
+    let err = Onnx::new([-1])
+        .infer_symbolic(&[big, big, n()])
+        .unwrap_err();
+    assert_eq!(err.category(), "symbol_limit");
+    // Four symbols are fine.
+    let s = Mx::new([-1]).infer_symbolic(&syms[..4]).unwrap();
+    assert_eq!(s.dims()[0].to_string(), "A*B*C*D");
+}
