@@ -413,6 +413,8 @@ enum Kind {
     Divides,
     /// `lhs == rhs`.
     Equals,
+    /// `lhs <= rhs`: a zero-size input's non-zero dims stay within `isize::MAX`.
+    AtMost,
 }
 
 /// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
@@ -457,8 +459,18 @@ impl Condition {
         }
     }
 
+    /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
+    /// (ndarray's bound, which a zero dim does not lift).
+    pub(crate) fn within_limit(product: Dim) -> Condition {
+        Condition {
+            kind: Kind::AtMost,
+            lhs: product,
+            rhs: Dim::from(LIMIT),
+        }
+    }
+
     /// Whether the condition holds under `bindings`; `None` when a symbol is unbound or a side
-    /// passes `isize::MAX`.
+    /// of an equation passes `isize::MAX`.
     ///
     /// ```
     /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
@@ -469,11 +481,19 @@ impl Condition {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
+        if self.kind == Kind::AtMost {
+            let bound = self.lhs.factors.iter().filter(|f| f.exp != 0).all(|f| {
+                let name = name_of(f.id);
+                bindings.iter().any(|(n, _)| *n == name)
+            });
+            // An integral product evaluates exactly when it is within the bound.
+            return bound.then(|| self.lhs.eval(bindings).is_some());
+        }
         let l = self.lhs.eval(bindings)?;
         let r = self.rhs.eval(bindings)?;
         Some(match self.kind {
             Kind::Divides => r != 0 && l % r == 0,
-            Kind::Equals => l == r,
+            Kind::Equals | Kind::AtMost => l == r,
         })
     }
 }
@@ -483,6 +503,7 @@ impl fmt::Display for Condition {
         match self.kind {
             Kind::Divides => write!(f, "{} % {} == 0", self.lhs, self.rhs),
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
+            Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
         }
     }
 }

@@ -93,6 +93,7 @@ fn no_panic_sweep() {
     let mut r = Rng(0x5EED_2026_1121);
     let mut cases = 0usize;
     let mut successes = 0usize;
+    let mut symbolic_cases = 0usize;
     let check_shape_only =
         |res: Result<Vec<usize>, ReshapeError>, input: &[usize], ok: &mut usize| match res {
             Ok(s) => {
@@ -149,6 +150,24 @@ fn no_panic_sweep() {
             &input,
             &mut successes,
         );
+        // The same specs on the input with random dims as symbols: symbolic inference agrees
+        // with the concrete one (the shared oracle), and never panics.
+        let (mask, shared) = (r.next(), r.chance(50));
+        let specs: [&dyn ShapeSpec; 7] = [
+            &Mx::new(spec.as_slice()).reverse(flag),
+            &Mx::target_shape(spec.as_slice()).keep_highest(flag),
+            &Paddle::new(spec.as_slice()),
+            &Np::new(spec.as_slice(), Order::A),
+            &like,
+            &Npx::new(spec.as_slice()).reverse(flag),
+            &Onnx::new(spec.as_slice()).allowzero(flag),
+        ];
+        for s in specs {
+            if let Err(e) = oracle::check_symbolic(s, &input, mask, shared) {
+                panic!("spec {spec:?} (flag {flag}) on {input:?}: {e}");
+            }
+            symbolic_cases += 1;
+        }
         cases += 7;
     }
     // Real strided arrays: values against the reference, view decisions against the strict mode.
@@ -213,6 +232,7 @@ fn no_panic_sweep() {
         failures[..failures.len().min(20)].join("\n")
     );
     assert!(cases >= 100_000, "only {cases} cases");
+    assert_eq!(symbolic_cases, 140_000);
     // The sweep must reach successes too, or it tests nothing but the error paths.
     assert!(successes > 1_000, "only {successes} successes");
     assert!(

@@ -7,7 +7,9 @@
 //! - a success has exactly the input's number of elements;
 //! - the values equal a slow reference: the input read in the order, the output written in it;
 //! - `is_view()` agrees with the strict `reshape_view`, and a view starts at the input's data;
-//! - `infer_shape` on arbitrary shapes (huge dims included) never panics and keeps the size.
+//! - `infer_shape` on arbitrary shapes (huge dims included) never panics and keeps the size;
+//! - `infer_symbolic` on those shapes with random dims as symbols agrees with `infer_shape`
+//!   under the binding, and `to_onnx_symbolic`'s spec gives the concrete result.
 
 // Each target uses part of this module.
 #![allow(dead_code)]
@@ -199,6 +201,49 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
     };
     if let Ok(s) = r {
         assert_eq!(size(&s), size(&shape), "{shape:?} -> {s:?}");
+    }
+
+    // Symbolic inference on the same shape with some dims as symbols: agrees with the concrete
+    // inference (the shared oracle) and never panics.
+    let (mask, shared) = (u.arbitrary::<u64>()?, u.arbitrary::<bool>()?);
+    let symbolic = match target {
+        Target::Mx => oracle::check_symbolic(
+            &Mx::new(spec.as_slice()).reverse(flag),
+            &shape,
+            mask,
+            shared,
+        ),
+        Target::Paddle => {
+            oracle::check_symbolic(&Paddle::new(spec.as_slice()), &shape, mask, shared)
+        }
+        Target::Np => {
+            oracle::check_symbolic(&Np::new(spec.as_slice(), order), &shape, mask, shared)
+        }
+        Target::Npx => oracle::check_symbolic(
+            &Npx::new(spec.as_slice()).reverse(flag),
+            &shape,
+            mask,
+            shared,
+        ),
+        Target::Onnx => oracle::check_symbolic(
+            &Onnx::new(spec.as_slice()).allowzero(flag),
+            &shape,
+            mask,
+            shared,
+        ),
+        Target::Like => {
+            let like = Like::new(
+                spec.iter()
+                    .map(|&v| v.clamp(0, 64) as usize)
+                    .collect::<Vec<_>>(),
+            )
+            .lhs(bound(u)?, bound(u)?)
+            .rhs(bound(u)?, bound(u)?);
+            oracle::check_symbolic(&like, &shape, mask, shared)
+        }
+    };
+    if let Err(why) = symbolic {
+        panic!("{why}");
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     fn merge(self, other: Self) -> Self;
 
     /// The input's size, or an `overflow` (`symbol_limit`) failure.
-    fn size(input: &[Self]) -> Result<Self, Fail>;
+    fn size(input: &[Self], conds: &mut Self::Conds) -> Result<Self, Fail>;
 
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order; fills the `-1` at `infer`.
@@ -88,7 +88,7 @@ impl Extent for usize {
     }
 
     #[inline]
-    fn size(input: &[usize]) -> Result<usize, Fail> {
+    fn size(input: &[usize], _: &mut ()) -> Result<usize, Fail> {
         checked_size(input.iter().copied()).ok_or_else(input_overflow)
     }
 
@@ -174,8 +174,8 @@ impl Extent for usize {
         Ok(())
     }
 
-    fn same_size(dims: &[usize], lhs: &[usize], _: &mut ()) -> Result<(), Fail> {
-        let size = Self::size(lhs)?;
+    fn same_size(dims: &[usize], lhs: &[usize], c: &mut ()) -> Result<(), Fail> {
+        let size = Self::size(lhs, c)?;
         let out_size = checked_size(dims.iter().copied()).ok_or_else(|| {
             Fail::whole(
                 Rule::Overflow,
@@ -238,8 +238,19 @@ impl Extent for Dim {
         self * other
     }
 
-    fn size(input: &[Dim]) -> Result<Dim, Fail> {
-        product(input.iter().copied()).ok_or_else(input_limit)
+    fn size(input: &[Dim], conds: &mut Small<Condition>) -> Result<Dim, Fail> {
+        // As `checked_size`: the non-zero dims are bounded even when a zero makes the size 0.
+        let nonzero = product(input.iter().copied().filter(|d| !d.is_zero()));
+        let nonzero = nonzero.ok_or_else(input_limit)?;
+        if !input.iter().any(Dim::is_zero) {
+            // The output has this size: evaluating it checks the bound.
+            return Ok(nonzero);
+        }
+        match nonzero.known() {
+            Some(_) => {}
+            None => conds.push(Condition::within_limit(nonzero)),
+        }
+        Ok(Dim::from(0))
     }
 
     fn finish(
@@ -345,7 +356,7 @@ impl Extent for Dim {
     }
 
     fn same_size(dims: &[Dim], lhs: &[Dim], conds: &mut Small<Condition>) -> Result<(), Fail> {
-        let size = Self::size(lhs)?;
+        let size = Self::size(lhs, conds)?;
         let out = product(dims.iter().copied()).ok_or_else(|| {
             Fail::whole(
                 Rule::SymbolLimit,

@@ -362,7 +362,7 @@ pub(crate) fn read<E: Extent>(
 ) -> Result<E::Conds, Fail> {
     let mut out = Out::new(dims);
     scan(&mut out, &mut NoTrack)?;
-    let size = E::size(input)?;
+    let size = E::size(input, &mut out.conds)?;
     out.finish_read(size, reverse, || {
         let mut dims = Small::new();
         let mut src = Small::new();

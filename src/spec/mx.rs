@@ -411,7 +411,8 @@ fn infer_target<E: Extent>(
             out.push(E::lit(v));
         }
     }
-    out.finish(E::size(input)?)
+    let size = E::size(input, &mut out.conds)?;
+    out.finish(size)
 }
 
 #[cfg(test)]

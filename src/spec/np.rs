@@ -124,7 +124,8 @@ fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E:
             _ => return Err(bad_value(i, v)),
         }
     }
-    out.finish(E::size(input)?)
+    let size = E::size(input, &mut out.conds)?;
+    out.finish(size)
 }
 
 #[cold]

@@ -180,7 +180,8 @@ fn infer<E: Extent>(
             "with allowzero, a shape may not hold both a 0 and a -1",
         ));
     }
-    out.finish(E::size(input)?)
+    let size = E::size(input, &mut out.conds)?;
+    out.finish(size)
 }
 
 #[cfg(test)]

@@ -124,10 +124,12 @@ impl ShapeSpec for Paddle {
 }
 
 fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-    let size = E::size(input);
+    let mut conds = E::Conds::default();
+    let size = E::size(input, &mut conds);
     let empty = input.iter().any(|d| d.is(0));
     let rank = input.len();
     let mut out = Out::new(dims);
+    out.conds = conds;
     let mut spec_zero = false;
     for (i, &v) in spec.iter().enumerate() {
         match v {

@@ -1,8 +1,12 @@
-//! The slow, obviously correct reference for a reshape of an array, shared by the no-panic
-//! sweep (`tests/sweep.rs`) and the fuzz targets (`fuzz/fuzz_targets/common.rs`).
+//! The slow, obviously correct reference for a reshape of an array, and the agreement of
+//! symbolic inference with the concrete one, shared by the no-panic sweep (`tests/sweep.rs`),
+//! the symbolic property test (`tests/symbolic.rs`) and the fuzz targets
+//! (`fuzz/fuzz_targets/common.rs`).
 
 use ndarray::ArrayViewD;
-use ndarray_reshape::{layout::resolve_order, Order, ReshapeError, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{
+    layout::resolve_order, Dim, Order, ReshapeError, ReshapeExt, ShapeSpec, MAX_SYMBOLS,
+};
 
 /// The input's elements in the reading order (`order` resolved for the input's layout).
 pub fn in_reading_order(x: &ArrayViewD<'_, i64>, order: Order) -> Vec<i64> {
@@ -89,4 +93,88 @@ pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<b
         }
         _ => Err(format!("array {got:?} vs infer {inferred:?}")),
     }
+}
+
+/// `input` with the dims of `mask` (bit `i` for dim `i`; those at least 1) as symbols, named
+/// after their value when `shared` (equal values share one symbol), after their position
+/// otherwise; and the binding that gives the values back.
+pub fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<Dim>, Vec<(String, usize)>) {
+    let mut names: Vec<(String, usize)> = Vec::new();
+    let dims = input
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i >= 64 || mask & (1 << i) == 0 || d == 0 {
+                return Dim::from(d);
+            }
+            let name = if shared {
+                format!("V{d}")
+            } else {
+                format!("P{i}")
+            };
+            if !names.iter().any(|(n, _)| *n == name) {
+                names.push((name.clone(), d));
+            }
+            Dim::sym(&name)
+        })
+        .collect();
+    (dims, names)
+}
+
+/// `spec` on `input` with the symbols of [`symbolize`]: `Ok(true)` when checked, `Ok(false)`
+/// when the input holds more symbols than one product may (then only "no panic" is checked),
+/// `Err` naming any disagreement:
+///
+/// - completeness: where the concrete `infer_shape` succeeds, `infer_symbolic` succeeds and
+///   evaluates under the binding to the same shape (its conditions hold);
+/// - soundness: where the concrete call fails, the symbolic call fails or its evaluation does;
+/// - lowering: where `to_onnx_symbolic` succeeds, its ONNX spec on the concrete input gives the
+///   concrete result.
+pub fn check_symbolic<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[usize],
+    mask: u64,
+    shared: bool,
+) -> Result<bool, String> {
+    let (dims, names) = symbolize(input, mask, shared);
+    let symbolic = spec.infer_symbolic(&dims);
+    let lowered = spec.to_onnx_symbolic(&dims);
+    if names.len() > MAX_SYMBOLS {
+        return Ok(false);
+    }
+    let bind: Vec<(&str, usize)> = names.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let concrete = spec.infer_shape(input);
+    let evaluated = symbolic.as_ref().ok().map(|r| r.eval(&bind));
+    match (&concrete, &symbolic, evaluated) {
+        (Ok(want), Ok(_), Some(Some(got))) if &got == want => {}
+        (Ok(want), Ok(r), got) => {
+            return Err(format!(
+                "input {dims:?}: symbolic {r} evaluates to {got:?} under {bind:?}, the concrete \
+                 shape is {want:?}"
+            ))
+        }
+        (Ok(want), Err(e), _) => {
+            return Err(format!(
+                "input {dims:?}: the concrete shape is {want:?}, the symbolic call fails: {e}"
+            ))
+        }
+        (Err(_), Err(_), _) | (Err(_), Ok(_), Some(None)) => {}
+        (Err(e), Ok(r), got) => {
+            return Err(format!(
+                "input {dims:?}: the concrete call fails ({e}), the symbolic one gives {r} = \
+                 {got:?} under {bind:?}"
+            ))
+        }
+    }
+    if let (Ok(want), Ok(onnx)) = (&concrete, &lowered) {
+        match onnx.infer_shape(input) {
+            Ok(got) if &got == want => {}
+            other => {
+                return Err(format!(
+                    "input {dims:?}: lowered to {onnx:?}, which gives {other:?}, not {want:?}"
+                ))
+            }
+        }
+    }
+    Ok(true)
 }
