@@ -238,6 +238,48 @@
 //! # }
 //! ```
 //!
+//! # Symbolic shapes
+//!
+//! Graphs rarely have a fixed batch: ONNX inputs carry `N` or `batch_size`, MXNet and Paddle
+//! graphs `-1`. [`ShapeSpec::infer_symbolic`] runs each dialect's own algorithm on [`Dim`]s, a
+//! known size or a product of named symbols with a coefficient (`8*N`, `B*T`, `3*N/2`), and
+//! returns a [`SymShape`]: exact where the division is exact, with [`Condition`]s where it
+//! holds only for some values, an error where it holds for none. It never rounds a division
+//! down, and MXNet's `0` copies the dim at the read position, as MXNet does.
+//!
+//! A converter's workflow: read the graph input's shape with its named dims, infer every
+//! reshape, lower each to one ONNX `Reshape` that keeps the dims dynamic
+//! ([`ShapeSpec::to_onnx_symbolic`]: `0` for a dim copied at the same index, `-1` for one other
+//! symbolic dim), and print the conditions as runtime asserts.
+//!
+//! ```
+//! use ndarray_reshape::{Dim, Mx, Onnx, Paddle, ShapeSpec};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let (b, t, k) = (Dim::sym("B"), Dim::sym("T"), Dim::from);
+//! let x = [b, t, k(512)];
+//! // Split the hidden dim into 8 heads, then flatten the tokens.
+//! let heads = Paddle::new([0, 0, 8, -1]).infer_symbolic(&x)?;
+//! assert_eq!(heads.dims(), &[b, t, k(8), k(64)]);
+//! assert_eq!(Paddle::new([0, 0, 8, -1]).to_onnx_symbolic(&x)?, Onnx::new([0, 0, 8, 64]));
+//! let tokens = Mx::new([-3, 0]).infer_symbolic(&x)?;
+//! assert_eq!(tokens.to_string(), "[B*T, 512]");
+//! assert_eq!(Mx::new([-3, 0]).to_onnx_symbolic(&x)?, Onnx::new([-1, 512]));
+//! // Pairs of tokens: valid only when B*T is even, which the converter asserts at run time.
+//! let pairs = Paddle::new([2, -1, 512]).infer_symbolic(&x)?;
+//! assert_eq!(pairs.conditions()[0].to_string(), "B*T % 2 == 0");
+//! assert_eq!(pairs.eval(&[("B", 2), ("T", 5)]), Some(vec![2, 5, 512]));
+//! // Three heads of 512 never divide: an error naming both products.
+//! assert!(Paddle::new([0, 0, 3, -1]).infer_symbolic(&x).is_err());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! `examples/symbolic_graph.rs` walks a transformer-style graph through Paddle, MXNet and
+//! ONNX specs this way. An F-order NumPy reshape has no single ONNX `Reshape` (ONNX reads in C
+//! order): [`ShapeSpec::to_onnx`] refuses it, and [`ShapeSpec::to_onnx_nodes`] gives the
+//! `Transpose`, `Reshape`, `Transpose` sequence.
+//!
 //! # Features
 //!
 #![doc = document_features::document_features!()]

@@ -514,7 +514,7 @@ fn infer_fail_sym(slot: usize, known: Dim, size: Dim) -> Fail {
             slot,
             format!(
                 "the other dims multiply to {known}, which divides the size {size} for no value \
-                 of the symbols ({size} / {known} = {})",
+                 of the symbols (({size}) / ({known}) = {})",
                 size / known
             ),
         )
