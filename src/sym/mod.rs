@@ -1,7 +1,12 @@
 //! Symbolic dims for shape inference without known sizes: [`Dim`] (a number, or a product of
-//! named symbols with a rational coefficient), the [`Condition`]s an inference may need, and
-//! the [`SymShape`] it returns. The dialects run their own algorithms on these
+//! named symbols with a rational coefficient) here, the [`Condition`]s an inference may need
+//! and the [`SymShape`] it returns in `shape`. The dialects run their own algorithms on these
 //! (`spec/extent.rs`); this module is only the values.
+
+mod shape;
+
+pub(crate) use shape::{integer, unit, Exact};
+pub use shape::{Condition, SymShape};
 
 use std::fmt;
 use std::sync::Mutex;
@@ -31,7 +36,7 @@ fn intern(name: &str) -> Option<u32> {
     Some(names.len() as u32 - 1)
 }
 
-fn name_of(id: u32) -> &'static str {
+pub(crate) fn name_of(id: u32) -> &'static str {
     let names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
     names[id as usize]
 }
@@ -190,7 +195,7 @@ impl Dim {
 
     /// Whether it has a symbol with a positive power (then it can be made a multiple of any
     /// number by the choice of that symbol).
-    fn has_positive(&self) -> bool {
+    pub(crate) fn has_positive(&self) -> bool {
         self.factors.iter().any(|f| f.exp > 0)
     }
 
@@ -212,7 +217,7 @@ impl Dim {
 
     /// The integer numerator and denominator sides of `self` (`a*P` over `b*Q`, all powers
     /// positive): how a condition on it is written.
-    fn sides(self) -> (Dim, Dim) {
+    pub(crate) fn sides(self) -> (Dim, Dim) {
         let mut up = [Factor::default(); MAX_SYMBOLS];
         let mut down = [Factor::default(); MAX_SYMBOLS];
         let (mut u, mut d) = (0, 0);
@@ -403,234 +408,6 @@ impl fmt::Debug for Dim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
-}
-
-/// What a [`Condition`] asks of its two sides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-enum Kind {
-    /// `lhs % rhs == 0`.
-    #[default]
-    Divides,
-    /// `lhs == rhs`.
-    Equals,
-    /// `lhs <= rhs`: a zero-size input's non-zero dims stay within `isize::MAX`.
-    AtMost,
-}
-
-/// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
-/// whose division is exact only for some values) or `N == 3` (sizes that agree only for some
-/// values). Both sides are products with integer coefficients. `Display` writes it as a
-/// boolean expression a converter can put in a runtime assert.
-///
-/// ```
-/// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-///
-/// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
-/// assert_eq!(s.conditions()[0].to_string(), "3*N % 2 == 0");
-/// assert_eq!(s.conditions()[0].holds(&[("N", 4)]), Some(true));
-/// assert_eq!(s.conditions()[0].holds(&[("N", 5)]), Some(false));
-/// # Ok::<(), ndarray_reshape::ReshapeError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Condition {
-    kind: Kind,
-    lhs: Dim,
-    rhs: Dim,
-}
-
-impl Condition {
-    /// `value` is an integer: its numerator side divisible by its denominator side.
-    pub(crate) fn integer(value: Dim) -> Condition {
-        let (lhs, rhs) = value.sides();
-        Condition {
-            kind: Kind::Divides,
-            lhs,
-            rhs,
-        }
-    }
-
-    /// `ratio == 1`, written as its numerator side equal to its denominator side.
-    pub(crate) fn unit(ratio: Dim) -> Condition {
-        let (lhs, rhs) = ratio.sides();
-        Condition {
-            kind: Kind::Equals,
-            lhs,
-            rhs,
-        }
-    }
-
-    /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
-    /// (ndarray's bound, which a zero dim does not lift).
-    pub(crate) fn within_limit(product: Dim) -> Condition {
-        Condition {
-            kind: Kind::AtMost,
-            lhs: product,
-            rhs: Dim::from(LIMIT),
-        }
-    }
-
-    /// Whether the condition holds under `bindings`; `None` when a symbol is unbound or a side
-    /// of an equation passes `isize::MAX`.
-    ///
-    /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([3, 4]).infer_symbolic(&[Dim::sym("N"), Dim::from(4)])?;
-    /// assert_eq!(s.conditions()[0].to_string(), "N == 3");
-    /// assert_eq!(s.conditions()[0].holds(&[("N", 3)]), Some(true));
-    /// assert_eq!(s.conditions()[0].holds(&[]), None);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
-        if self.kind == Kind::AtMost {
-            let bound = self.lhs.factors.iter().filter(|f| f.exp != 0).all(|f| {
-                let name = name_of(f.id);
-                bindings.iter().any(|(n, _)| *n == name)
-            });
-            // An integral product evaluates exactly when it is within the bound.
-            return bound.then(|| self.lhs.eval(bindings).is_some());
-        }
-        let l = self.lhs.eval(bindings)?;
-        let r = self.rhs.eval(bindings)?;
-        Some(match self.kind {
-            Kind::Divides => r != 0 && l % r == 0,
-            Kind::Equals | Kind::AtMost => l == r,
-        })
-    }
-}
-
-impl fmt::Display for Condition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            Kind::Divides => write!(f, "{} % {} == 0", self.lhs, self.rhs),
-            Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
-            Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
-        }
-    }
-}
-
-/// The result of [`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic): the output
-/// dims and the conditions under which they hold. No allocation for up to 8 dims and 8
-/// conditions.
-///
-/// ```
-/// use ndarray_reshape::{Dim, Mx, ShapeSpec};
-///
-/// let (b, t) = (Dim::sym("B"), Dim::sym("T"));
-/// let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, Dim::from(512)])?;
-/// assert_eq!(s.dims(), &[b * t, Dim::from(512)]);
-/// assert!(s.conditions().is_empty());
-/// assert_eq!(s.eval(&[("B", 2), ("T", 7)]), Some(vec![14, 512]));
-/// assert_eq!(s.to_string(), "[B*T, 512]");
-/// # Ok::<(), ndarray_reshape::ReshapeError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SymShape {
-    pub(crate) dims: Small<Dim>,
-    pub(crate) conditions: Small<Condition>,
-}
-
-impl SymShape {
-    /// The output dims.
-    ///
-    /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([-1, 64]).infer_symbolic(&[Dim::sym("N"), Dim::from(12), Dim::from(64)])?;
-    /// assert_eq!(s.dims(), &[Dim::from(12) * Dim::sym("N"), Dim::from(64)]);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn dims(&self) -> &[Dim] {
-        &self.dims
-    }
-
-    /// The conditions on the symbols under which [`dims`](Self::dims) is the reshape's output
-    /// (empty when it holds for every value).
-    ///
-    /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
-    /// assert_eq!(s.conditions().len(), 1);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn conditions(&self) -> &[Condition] {
-        &self.conditions
-    }
-
-    /// The concrete output shape under `bindings`: `None` when a symbol is unbound, a condition
-    /// fails, or a value is not an integer or passes `isize::MAX`.
-    ///
-    /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
-    /// assert_eq!(s.eval(&[("N", 4)]), Some(vec![2, 6]));
-    /// assert_eq!(s.eval(&[("N", 3)]), None);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<usize>> {
-        if self
-            .conditions
-            .iter()
-            .any(|c| c.holds(bindings) != Some(true))
-        {
-            return None;
-        }
-        let dims: Option<Vec<usize>> = self.dims.iter().map(|d| d.eval(bindings)).collect();
-        let dims = dims?;
-        crate::dims::checked_size(dims.iter().copied())?;
-        Some(dims)
-    }
-}
-
-impl fmt::Display for SymShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let dims: Vec<String> = self.dims.iter().map(Dim::to_string).collect();
-        write!(f, "[{}]", dims.join(", "))?;
-        if !self.conditions.is_empty() {
-            let c: Vec<String> = self.conditions.iter().map(|c| c.to_string()).collect();
-            write!(f, " if {}", c.join(" and "))?;
-        }
-        Ok(())
-    }
-}
-
-/// Why a quotient `q = size / known` is or is not an integer: exactly, under a condition, or
-/// for no value of the symbols.
-pub(crate) enum Exact {
-    Always,
-    Sometimes(Condition),
-    Never,
-}
-
-/// Whether `q` is an integer for every, some or no values of its symbols (each at least 1).
-pub(crate) fn integer(q: Dim) -> Exact {
-    if q.is_integral() {
-        return Exact::Always;
-    }
-    // A symbol with a positive power can absorb any denominator. Without one, the smallest
-    // choice (every symbol 1) leaves `num / den`, which must be an integer already.
-    if q.has_positive() || q.den == 1 {
-        return Exact::Sometimes(Condition::integer(q));
-    }
-    Exact::Never
-}
-
-/// Whether `r` (a ratio of two sizes) equals 1 for every, some or no values of its symbols.
-pub(crate) fn unit(r: Dim) -> Exact {
-    if r == Dim::from(1) {
-        return Exact::Always;
-    }
-    if !r.is_symbolic() {
-        return Exact::Never;
-    }
-    // `num * P == den * Q` with every symbol at least 1: impossible when one side has no
-    // symbols and is smaller than the other side's coefficient, or does not divide into it.
-    let (up, down) = r.sides();
-    let impossible = |fixed: &Dim, free: &Dim| {
-        !fixed.is_symbolic() && (fixed.num < free.num || fixed.num % free.num != 0)
-    };
-    if impossible(&up, &down) || impossible(&down, &up) {
-        return Exact::Never;
-    }
-    Exact::Sometimes(Condition::unit(r))
 }
 
 #[cfg(test)]
