@@ -8,7 +8,8 @@
 //! - soundness: where the concrete call fails, the symbolic call fails or its evaluation does
 //!   (a condition fails under the binding);
 //! - lowering: where `to_onnx_symbolic` succeeds, its ONNX spec on the concrete input gives
-//!   the concrete result.
+//!   the concrete result;
+//! - backward inference: any one input dim left unknown comes back from the output shape.
 
 use ndarray_reshape::{Dim, Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec};
 use serde_json::Value;
@@ -48,6 +49,20 @@ fn check<P: ShapeSpec>(spec: &P, input: &[usize]) -> Result<usize, String> {
             .collect()
     };
     let mut checked = 0;
+    // Backward inference: each dim left unknown comes back from the output, unless another
+    // dim is 0 (then any value fits and the call says so).
+    if let Ok(output) = spec.infer_shape(input) {
+        for i in 0..input.len() {
+            let mut partial: Vec<Option<usize>> = input.iter().copied().map(Some).collect();
+            partial[i] = None;
+            let others_zero = input.iter().enumerate().any(|(j, &d)| j != i && d == 0);
+            match spec.infer_input(&partial, &output) {
+                Ok(back) if back == input => {}
+                Err(e) if others_zero && e.category() == "infer_ambiguous" => {}
+                other => return Err(format!("infer_input {partial:?} -> {output:?}: {other:?}")),
+            }
+        }
+    }
     for mask in masks {
         for shared in [true, false] {
             if oracle::check_symbolic(spec, input, mask, shared)? {

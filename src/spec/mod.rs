@@ -11,6 +11,7 @@ use crate::small::Small;
 use crate::sym::{Condition, Dim, SymShape};
 
 pub(crate) mod attrs;
+pub(crate) mod backward;
 pub(crate) mod extent;
 pub(crate) mod like;
 pub(crate) mod lower;
@@ -225,6 +226,34 @@ pub trait ShapeSpec: Sealed {
     fn to_onnx_symbolic(&self, input: &[Dim]) -> Result<crate::Onnx, ReshapeError> {
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())
+    }
+
+    /// Backward inference: the input shape with its one unknown dim (`None`) filled in, given
+    /// the output shape the reshape must produce. Exact: the unknown dim is the output's size
+    /// divided by the known input dims, and the spec must then give exactly `output`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::MultipleInfer`] for more than one unknown dim,
+    /// [`ReshapeError::InferNotDivisible`] when the division is not exact,
+    /// [`ReshapeError::InferAmbiguous`] when a known input dim is 0 (any value fits), and the
+    /// spec's own errors or [`ReshapeError::SizeMismatch`] when the filled-in input does not
+    /// give `output`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Mx, ShapeSpec};
+    ///
+    /// let spec = Mx::new([-1, 0]).reverse(true);
+    /// assert_eq!(spec.infer_input(&[None, Some(5), Some(4)], &[50, 4])?, vec![10, 5, 4]);
+    /// assert!(spec.infer_input(&[None, Some(3), Some(4)], &[50, 4]).is_err()); // 200 / 12
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn infer_input(
+        &self,
+        input: &[Option<usize>],
+        output: &[usize],
+    ) -> Result<Vec<usize>, ReshapeError> {
+        backward::infer_input(self, input, output)
     }
 }
 
