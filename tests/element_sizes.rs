@@ -2,7 +2,7 @@
 //! a `Clone`-only `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
 //! empty, 0-d), through each copy path: the small-copy walk (under 16 KiB of output), strided
 //! rows, the tiled plan from 16 KiB on strides of a multiple of 512 bytes and from 1 MiB on any,
-//! and the larger tiles from 8 MiB; in C and F order, into a fresh array and (for `Copy`
+//! and the larger tiles from 8 MiB (with the vector tiles for plain 4-byte elements); in C and F order, into a fresh array and (for `Copy`
 //! elements) into a given buffer. Every result is compared with ndarray's own iteration of the
 //! input in the reading order.
 
@@ -24,6 +24,11 @@ impl Elem for u8 {
 impl Elem for u16 {
     fn of(i: usize) -> u16 {
         (i % 65521) as u16
+    }
+}
+impl Elem for u32 {
+    fn of(i: usize) -> u32 {
+        (i as u32).wrapping_mul(2_654_435_761)
     }
 }
 impl Elem for f32 {
@@ -183,6 +188,13 @@ fn large<T: Elem>(each: impl Fn(ArrayViewD<'_, T>, &str), huge: bool) {
         let (r, c) = sides::<T>(9 << 20);
         let h = parent::<T>(&[r, c]);
         each(h.t(), "transpose, 9 MiB");
+        // A batched permute whose tiles write short output rows (the dense case).
+        let n = (9 << 20) / size / (64 * 33 * 31);
+        let q = parent::<T>(&[n.max(1), 64, 33, 31]);
+        each(
+            q.view().permuted_axes(IxDyn(&[0, 2, 3, 1])),
+            "batched permute [0, 2, 3, 1], 9 MiB",
+        );
     }
 }
 
@@ -200,8 +212,10 @@ fn two_bytes() {
 
 #[test]
 fn four_bytes() {
+    // Plain 4-byte elements (f32, u32) take the vector tiles.
     small::<f32>(check_copy);
-    large::<f32>(check_copy, false);
+    large::<f32>(check_copy, true);
+    large::<u32>(check_copy, false);
 }
 
 #[test]

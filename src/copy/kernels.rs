@@ -4,7 +4,7 @@
 //! Each reads a live array through its pointer and strides and writes into a raw output buffer
 //! that is C-contiguous in the (simplified) shape it reads.
 
-use super::Source;
+use super::{simd, Source};
 use crate::dims::{merge_axis, Reading};
 use crate::small::Small;
 
@@ -274,10 +274,15 @@ pub(super) struct Tiles {
     outer_count: usize,
     /// Output (C-contiguous) strides of every axis.
     out_strides: Small<usize>,
+    /// Tiles whose input is contiguous along `p` go through the vector kernels
+    /// ([`simd::tile`]): the elements may be moved as bits, and the copy is below
+    /// [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output rows
+    /// measured faster with the scalar kernel: BENCHMARKS.md, "Peers").
+    vector: bool,
 }
 
 impl Tiles {
-    pub(super) fn new(shape: &[usize], p: usize, elem: usize, bytes: usize) -> Tiles {
+    pub(super) fn new(shape: &[usize], p: usize, elem: usize, bytes: usize, plain: bool) -> Tiles {
         let nd = shape.len();
         let mut out_strides = Small::filled(1usize, nd);
         for k in (0..nd - 1).rev() {
@@ -300,6 +305,8 @@ impl Tiles {
             p_blocks: shape[p].div_ceil(tile),
             outer,
             outer_count,
+            vector: plain
+                && (bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES),
             out_strides,
         }
     }
@@ -337,9 +344,28 @@ impl Tiles {
         dst_off += i0 * self.out_strides[p];
         let (sp, sq, dp) = (strides[p], strides[q], self.out_strides[p]);
         let nq = shape[q];
+        let vector = self.vector && sp == 1;
         let mut j0 = 0;
         while j0 < nq {
             let nj = self.tq.min(nq - j0);
+            if vector
+                // SAFETY: as for `tile_kernel` below, with the input contiguous along `p`
+                // (`sp == 1`) and the elements plain data (`self.vector`) of their size.
+                && unsafe {
+                    simd::tile(
+                        std::mem::size_of::<A>(),
+                        source.ptr.offset(src_off + j0 as isize * sq).cast(),
+                        sq,
+                        dst.add(dst_off + j0).cast(),
+                        dp,
+                        ni,
+                        nj,
+                    )
+                }
+            {
+                j0 += nj;
+                continue;
+            }
             // SAFETY: the block `i0 .. i0 + ni` along `p` by `j0 .. j0 + nj` along `q` lies in
             // the view (so every source offset is an element) and in this unit's output slots.
             unsafe {

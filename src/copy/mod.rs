@@ -8,6 +8,7 @@
 #[cfg(feature = "hugepages")]
 mod hugepages;
 mod kernels;
+mod simd;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
 
@@ -173,7 +174,8 @@ where
     }
     let mut source = Source::at(a.as_ptr());
     source.read(a, reading);
-    let schedule = Schedule::new(&source, n);
+    // `Copy` elements: their bits are their value, so the vector kernels apply.
+    let schedule = Schedule::new(&source, n, true);
     // SAFETY: as above; `source` describes `a` and the schedule's units write disjoint slots
     // that together cover `out` once.
     unsafe { run(&source, &schedule, Dst(out.as_mut_ptr()), n) };
@@ -258,7 +260,7 @@ fn gather_c_into<A: Clone + Send + Sync>(source: &Source<A>, mut out: Vec<A>, n:
     }
     #[cfg(feature = "hugepages")]
     hugepages::advise(&mut out);
-    let schedule = Schedule::new(source, n);
+    let schedule = Schedule::new(source, n, simd::plain_by_name::<A>());
     let dst = Dst(out.as_mut_ptr());
     // SAFETY: `source` describes a live array of `n` elements and `dst` has capacity `n`; the
     // schedule's units write disjoint slots that together cover `0..n` exactly once.
@@ -305,7 +307,9 @@ enum Schedule {
 }
 
 impl Schedule {
-    fn new<A>(source: &Source<A>, n: usize) -> Schedule {
+    /// The schedule of a copy of `n` elements from `source`; `plain` when the elements may be
+    /// moved as bits (then tiles use the vector kernels).
+    fn new<A>(source: &Source<A>, n: usize, plain: bool) -> Schedule {
         let nd = source.shape.len();
         let elem = std::mem::size_of::<A>().max(1);
         let bytes = n.saturating_mul(elem);
@@ -318,15 +322,21 @@ impl Schedule {
             // Transpose only when reading along `p` is more local than along `q`, and only
             // where a strided row loses: large outputs, or rows whose stride in bytes maps
             // every read to a few cache sets.
+            // A vector tile (plain 4-byte elements, contiguous along `p`) beats a strided row
+            // at every size from here (BENCHMARKS.md, "Peers").
+            let vector = plain && elem == 4 && source.strides[p] == 1 && simd::avx2();
             if source.strides[p].unsigned_abs() < sq
                 && sq > 1
-                && (bytes >= TILE_ALWAYS_BYTES || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
+                && (vector
+                    || bytes >= TILE_ALWAYS_BYTES
+                    || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
             {
                 return Schedule::Tiles(Box::new(kernels::Tiles::new(
                     &source.shape,
                     p,
                     elem,
                     bytes,
+                    plain,
                 )));
             }
         }
@@ -493,7 +503,7 @@ mod tests {
     fn tiles_or_rows_by_size_and_stride() {
         let tiled = |v: &ArrayView<'_, i64, IxDyn>| {
             matches!(
-                Schedule::new(&Source::of(v, Reading::C), v.len()),
+                Schedule::new(&Source::of(v, Reading::C), v.len(), false),
                 Schedule::Tiles(_)
             )
         };
@@ -541,11 +551,17 @@ mod tests {
         let n = a.len();
         assert!(n * 8 >= PARALLEL_MIN_BYTES);
         let source = Source::of(&tiles, Reading::C);
-        assert!(matches!(Schedule::new(&source, n), Schedule::Tiles(_)));
-        assert!(Schedule::new(&source, n).units(n) > 1);
+        assert!(matches!(
+            Schedule::new(&source, n, false),
+            Schedule::Tiles(_)
+        ));
+        assert!(Schedule::new(&source, n, false).units(n) > 1);
         let source = Source::of(&rows, Reading::C);
-        assert!(matches!(Schedule::new(&source, n), Schedule::Rows { .. }));
-        assert!(Schedule::new(&source, n).units(n) > 1);
+        assert!(matches!(
+            Schedule::new(&source, n, false),
+            Schedule::Rows { .. }
+        ));
+        assert!(Schedule::new(&source, n, false).units(n) > 1);
         pool.install(|| {
             assert_eq!(rayon::current_num_threads(), 2);
             for v in [rows, tiles] {

@@ -1,0 +1,150 @@
+//! This crate's copy engine against the peers a user could pick instead, in one run: the
+//! `transpose` crate (a cache-blocked scalar transpose; the 4-D permute is 64 of its 2-D
+//! transposes) and memcpy of the same bytes (`copy_from_slice` into a reused buffer for
+//! "warm", `to_vec` for "fresh"). Every contestant's result is checked once before timing.
+//!
+//! Cases: transposes of 64x64, 1024x1024 and 4096x4096 `f32`, 4096x4096 `f64`, and the
+//! (64, 64, 64, 64) `f32` permute `[0, 2, 3, 1]`, each read in C order. This crate runs warm
+//! (`reshape_copy_into` into a reused buffer) and fresh (`reshape_np`), on a 1-thread rayon pool
+//! and on the default pool. GB/s counts every byte read once and written once.
+//!
+//! `cargo bench -p ndarray_reshape_bench --bench peers`; `scripts/bench_peers.py` turns the
+//! results into BENCHMARKS.md's ratio table.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ndarray::{Array, ArrayView, IxDyn};
+use ndarray_reshape::{Np, Order, ReshapeExt};
+
+/// One case: the strided input (a view of `base`), and how the `transpose` crate computes the
+/// same output from `base`'s buffer.
+struct Case<A: 'static> {
+    name: &'static str,
+    /// The C-contiguous input buffer.
+    base: &'static [A],
+    view: ArrayView<'static, A, IxDyn>,
+    /// `(batches, input_width, input_height)`: each batch of `base` is an
+    /// `input_height x input_width` row-major matrix, transposed into the same batch of the
+    /// output.
+    peer: (usize, usize, usize),
+}
+
+fn leak<A: Clone + 'static>(a: Array<A, IxDyn>) -> &'static Array<A, IxDyn> {
+    Box::leak(Box::new(a))
+}
+
+fn transposed<A: Copy + From<u16> + 'static>(name: &'static str, n: usize) -> Case<A> {
+    let base = leak(Array::from_shape_fn(IxDyn(&[n, n]), |i| {
+        A::from(((i[0] * 31 + i[1]) % 65521) as u16)
+    }));
+    Case {
+        name,
+        base: base.as_slice().unwrap(),
+        view: base.view().reversed_axes(),
+        peer: (1, n, n),
+    }
+}
+
+fn permuted() -> Case<f32> {
+    let base = leak(Array::from_shape_fn(IxDyn(&[64, 64, 64, 64]), |i| {
+        ((i[0] * 7 + i[1] * 5 + i[2] * 3 + i[3]) % 65521) as f32
+    }));
+    Case {
+        name: "permute_64x64x64x64_0231_f32",
+        base: base.as_slice().unwrap(),
+        view: base.view().permuted_axes(IxDyn(&[0, 2, 3, 1])),
+        // out[i, k, l, j] = in[i, j, k, l]: per i, a 64 x 4096 matrix transposed.
+        peer: (64, 64 * 64, 64),
+    }
+}
+
+/// The `transpose` crate's output for `c`, from the input's own buffer.
+fn peer_into<A: Copy>(c: &Case<A>, src: &[A], out: &mut [A]) {
+    let (batches, w, h) = c.peer;
+    for b in 0..batches {
+        let r = b * w * h..(b + 1) * w * h;
+        transpose::transpose(&src[r.clone()], &mut out[r], w, h);
+    }
+}
+
+fn run_case<A: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static>(
+    crit: &mut Criterion,
+    c: Case<A>,
+    one: &rayon::ThreadPool,
+) {
+    let n = c.view.len();
+    let bytes = (n * std::mem::size_of::<A>()) as u64;
+    let src: &[A] = c.base;
+    let spec = || Np::new([-1], Order::C);
+    let expected: Vec<A> = c.view.iter().copied().collect();
+    let mut warm = vec![src[0]; n];
+    c.view.reshape_copy_into(spec(), &mut warm).unwrap();
+    assert_eq!(warm, expected, "{}: reshape_copy_into", c.name);
+    let mut peer = vec![src[0]; n];
+    peer_into(&c, src, &mut peer);
+    assert_eq!(peer, expected, "{}: the transpose crate", c.name);
+
+    let mut g = crit.benchmark_group(c.name);
+    g.throughput(Throughput::Bytes(2 * bytes));
+    let small = bytes < (1 << 20);
+    g.sample_size(if small { 100 } else { 20 })
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(if small { 2 } else { 4 }));
+    g.bench_function("ours_warm_1thread", |b| {
+        one.install(|| {
+            b.iter(|| {
+                black_box(&c.view)
+                    .reshape_copy_into(spec(), &mut warm)
+                    .map(|v| v.len())
+            })
+        })
+    });
+    g.bench_function("ours_warm_pool", |b| {
+        b.iter(|| {
+            black_box(&c.view)
+                .reshape_copy_into(spec(), &mut warm)
+                .map(|v| v.len())
+        })
+    });
+    g.bench_function("ours_fresh_1thread", |b| {
+        one.install(|| {
+            b.iter(|| {
+                black_box(&c.view)
+                    .reshape_np([-1], Order::C)
+                    .map(|v| v.len())
+            })
+        })
+    });
+    g.bench_function("ours_fresh_pool", |b| {
+        b.iter(|| {
+            black_box(&c.view)
+                .reshape_np([-1], Order::C)
+                .map(|v| v.len())
+        })
+    });
+    g.bench_function("transpose_crate_warm_1thread", |b| {
+        b.iter(|| peer_into(&c, black_box(src), &mut peer))
+    });
+    g.bench_function("memcpy_warm", |b| {
+        b.iter(|| warm.copy_from_slice(black_box(src)))
+    });
+    g.bench_function("memcpy_fresh", |b| b.iter(|| black_box(src).to_vec()));
+    g.finish();
+}
+
+fn peers(crit: &mut Criterion) {
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    run_case(crit, transposed::<f32>("transpose_64_f32", 64), &one);
+    run_case(crit, transposed::<f32>("transpose_1024_f32", 1024), &one);
+    run_case(crit, transposed::<f32>("transpose_4096_f32", 4096), &one);
+    run_case(crit, transposed::<f64>("transpose_4096_f64", 4096), &one);
+    run_case(crit, permuted(), &one);
+}
+
+criterion_group!(benches, peers);
+criterion_main!(benches);

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The peer comparison of BENCHMARKS.md: this crate's copies against the `transpose` crate and
+memcpy (criterion, `bench/benches/peers.rs`), and against onnxruntime's `Transpose` and NumPy's
+`ascontiguousarray` on the same cases (measured here, in a throwaway virtualenv). Not run in CI.
+
+    cargo bench -p ndarray_reshape_bench --bench peers
+    python3 scripts/bench_peers.py report      # the criterion table, GB/s and ratios
+    python3 scripts/bench_peers.py external    # onnxruntime and NumPy, same cases, same sitting
+
+GB/s counts every byte read once and written once: 2 x output bytes / median time.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CRITERION = os.environ.get("CRITERION_DIR", os.path.join(ROOT, "target", "criterion"))
+
+# (criterion group, shape, permutation, element bytes)
+CASES = [
+    ("transpose_64_f32", (64, 64), (1, 0), 4),
+    ("transpose_1024_f32", (1024, 1024), (1, 0), 4),
+    ("transpose_4096_f32", (4096, 4096), (1, 0), 4),
+    ("transpose_4096_f64", (4096, 4096), (1, 0), 8),
+    ("permute_64x64x64x64_0231_f32", (64, 64, 64, 64), (0, 2, 3, 1), 4),
+]
+CONTESTANTS = [
+    "ours_warm_1thread",
+    "ours_warm_pool",
+    "ours_fresh_1thread",
+    "ours_fresh_pool",
+    "transpose_crate_warm_1thread",
+    "memcpy_warm",
+    "memcpy_fresh",
+]
+
+
+def median_ns(group, name):
+    path = os.path.join(CRITERION, group, name, "new", "estimates.json")
+    with open(path) as f:
+        return json.load(f)["median"]["point_estimate"]
+
+
+def nbytes(shape, elem):
+    n = elem
+    for d in shape:
+        n *= d
+    return n
+
+
+def report():
+    if not os.path.isdir(CRITERION):
+        sys.exit("no target/criterion: run `cargo bench -p ndarray_reshape_bench --bench peers` first")
+    print("| case | " + " | ".join(CONTESTANTS) + " |")
+    print("|---" * (len(CONTESTANTS) + 1) + "|")
+    ratios = []
+    for group, shape, _, elem in CASES:
+        gbs = {}
+        for c in CONTESTANTS:
+            try:
+                gbs[c] = 2 * nbytes(shape, elem) / median_ns(group, c)
+            except FileNotFoundError:
+                gbs[c] = None
+        cells = [f"{gbs[c]:.1f}" if gbs[c] else "-" for c in CONTESTANTS]
+        print(f"| {group} | " + " | ".join(cells) + " |")
+        peer, mem = gbs["transpose_crate_warm_1thread"], gbs["memcpy_warm"]
+        if peer and mem:
+            ratios.append((group, gbs["ours_warm_1thread"] / peer, gbs["ours_warm_pool"] / peer,
+                           gbs["ours_warm_pool"] / mem,
+                           gbs["ours_fresh_pool"] / gbs["memcpy_fresh"]))
+    print()
+    print("| case | 1 thread vs `transpose` | pool vs `transpose` | warm pool vs memcpy | fresh pool vs fresh memcpy |")
+    print("|---|---|---|---|---|")
+    for g, a, b, c, d in ratios:
+        print(f"| {g} | {a:.2f}x | {b:.2f}x | {c:.0%} | {d:.0%} |")
+
+
+EXTERNAL = r'''
+import statistics, sys, time
+import numpy as np
+import onnx
+from onnx import helper, TensorProto
+import onnxruntime as ort
+
+cases = CASES_PLACEHOLDER
+threads = 2
+
+def timed(f, reps):
+    f()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter_ns(); f(); ts.append(time.perf_counter_ns() - t)
+    return statistics.median(ts)
+
+print("| case | onnxruntime Transpose (2 threads) | NumPy ascontiguousarray |")
+print("|---|---|---|")
+for name, shape, perm, elem in cases:
+    dtype = np.float32 if elem == 4 else np.float64
+    proto = TensorProto.FLOAT if elem == 4 else TensorProto.DOUBLE
+    out_shape = [shape[p] for p in perm]
+    x = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
+    node = helper.make_node("Transpose", ["x"], ["y"], perm=list(perm))
+    graph = helper.make_graph([node], "t", [helper.make_tensor_value_info("x", proto, list(shape))],
+                              [helper.make_tensor_value_info("y", proto, out_shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    so = ort.SessionOptions(); so.intra_op_num_threads = threads
+    sess = ort.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    y = sess.run(None, {"x": x})[0]
+    assert (y == np.transpose(x, perm)).all()
+    reps = 200 if x.nbytes < (1 << 20) else 20
+    bytes2 = 2 * x.nbytes
+    t_ort = timed(lambda: sess.run(None, {"x": x}), reps)
+    t_np = timed(lambda: np.ascontiguousarray(np.transpose(x, perm)), reps)
+    print(f"| {name} | {bytes2 / t_ort:.1f} | {bytes2 / t_np:.1f} |")
+print(f"(onnxruntime {ort.__version__}, NumPy {np.__version__}; GB/s)")
+'''
+
+
+def external():
+    venv = tempfile.mkdtemp(prefix="peers-venv-")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    py = os.path.join(venv, "bin", "python")
+    subprocess.run([py, "-m", "pip", "install", "-q", "numpy", "onnx", "onnxruntime"], check=True)
+    code = EXTERNAL.replace("CASES_PLACEHOLDER", repr(CASES))
+    subprocess.run([py, "-c", code], check=True)
+    subprocess.run(["rm", "-rf", venv], check=True)
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else "report"
+    {"report": report, "external": external}[what]()
