@@ -189,8 +189,7 @@ impl ShapeSpec for Like {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.infer(input, dims)
-            .map_err(|f| f.attach(Dialect::Like, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -198,8 +197,16 @@ impl ShapeSpec for Like {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl Like {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.infer(input, dims)
-            .map_err(|f| f.attach_sym(Dialect::Like, input, self))
+            .map_err(|f| E::attach(f, Dialect::Like, input, self))
     }
 }
 

@@ -123,10 +123,7 @@ impl ShapeSpec for Mx {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| f.attach(Dialect::Mx, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -134,10 +131,18 @@ impl ShapeSpec for Mx {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl Mx {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| f.attach_sym(Dialect::Mx, input, self))
+            .map_err(|f| E::attach(f, Dialect::Mx, input, self))
     }
 }
 
@@ -357,10 +362,7 @@ impl ShapeSpec for MxTarget {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.target
-            .values()
-            .and_then(|t| infer_target(input, t, self.keep_highest, dims))
-            .map_err(|f| f.attach(Dialect::MxLegacy, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -368,10 +370,18 @@ impl ShapeSpec for MxTarget {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl MxTarget {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.target
             .values()
             .and_then(|t| infer_target(input, t, self.keep_highest, dims))
-            .map_err(|f| f.attach_sym(Dialect::MxLegacy, input, self))
+            .map_err(|f| E::attach(f, Dialect::MxLegacy, input, self))
     }
 }
 

@@ -92,10 +92,7 @@ impl ShapeSpec for Np {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| f.attach(Dialect::Np, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -103,14 +100,22 @@ impl ShapeSpec for Np {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| f.attach_sym(Dialect::Np, input, self))
+        self.run(input, dims)
     }
 
     fn order(&self) -> Order {
         self.order
+    }
+}
+
+impl Np {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
+        self.spec
+            .values()
+            .and_then(|spec| infer(input, spec, dims))
+            .map_err(|f| E::attach(f, Dialect::Np, input, self))
     }
 }
 

@@ -110,10 +110,7 @@ impl ShapeSpec for Npx {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| f.attach(Dialect::Npx, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -121,10 +118,18 @@ impl ShapeSpec for Npx {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl Npx {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| f.attach_sym(Dialect::Npx, input, self))
+            .map_err(|f| E::attach(f, Dialect::Npx, input, self))
     }
 }
 

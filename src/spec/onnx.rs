@@ -117,10 +117,7 @@ impl ShapeSpec for Onnx {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.shape
-            .values()
-            .and_then(|spec| infer(input, spec, self.allowzero, dims))
-            .map_err(|f| f.attach(Dialect::Onnx, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -128,10 +125,18 @@ impl ShapeSpec for Onnx {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl Onnx {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.shape
             .values()
             .and_then(|spec| infer(input, spec, self.allowzero, dims))
-            .map_err(|f| f.attach_sym(Dialect::Onnx, input, self))
+            .map_err(|f| E::attach(f, Dialect::Onnx, input, self))
     }
 }
 

@@ -105,10 +105,7 @@ impl ShapeSpec for Paddle {
 
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        let list = self.actual.as_ref().unwrap_or(&self.spec);
-        list.values()
-            .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| f.attach(Dialect::Paddle, input, self))
+        self.run(input, dims)
     }
 
     fn infer_sym(
@@ -116,10 +113,18 @@ impl ShapeSpec for Paddle {
         input: &[Dim],
         dims: &mut Small<Dim>,
     ) -> Result<Small<Condition>, ReshapeError> {
+        self.run(input, dims)
+    }
+}
+
+impl Paddle {
+    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+    #[inline]
+    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
         list.values()
             .and_then(|spec| infer(input, spec, dims))
-            .map_err(|f| f.attach_sym(Dialect::Paddle, input, self))
+            .map_err(|f| E::attach(f, Dialect::Paddle, input, self))
     }
 }
 
