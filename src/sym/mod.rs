@@ -240,7 +240,8 @@ impl Dim {
     }
 
     /// The value under `bindings` (name, size): `None` when a symbol is unbound, bound to 0,
-    /// the value is not an integer, or it passes `isize::MAX`.
+    /// the value is not an integer, or it passes `isize::MAX` (or its numerator or denominator
+    /// passes 128 bits).
     ///
     /// ```
     /// use ndarray_reshape::Dim;
@@ -262,9 +263,6 @@ impl Dim {
             for _ in 0..f.exp.unsigned_abs() {
                 let side = if f.exp > 0 { &mut up } else { &mut down };
                 *side = side.checked_mul(v as u128)?;
-                if *side > u64::MAX as u128 * LIMIT as u128 {
-                    return None;
-                }
             }
         }
         if up % down != 0 {
@@ -366,12 +364,6 @@ impl std::ops::Div for Dim {
     #[allow(clippy::suspicious_arithmetic_impl)] // a division is a product with the inverse
     fn div(self, rhs: Dim) -> Dim {
         self * rhs.recip()
-    }
-}
-
-impl From<Dim> for String {
-    fn from(d: Dim) -> String {
-        d.to_string()
     }
 }
 
