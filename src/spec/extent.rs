@@ -285,10 +285,8 @@ impl Extent for Dim {
                     return Err(infer_fail_sym(slot, known, size));
                 }
                 let q = size / known;
-                match sym::integer(q) {
-                    Exact::Always => {}
-                    Exact::Sometimes(c) => conds.push(c),
-                    Exact::Never => return Err(infer_fail_sym(slot, known, size)),
+                if !possible(sym::integer(q), conds) {
+                    return Err(infer_fail_sym(slot, known, size));
                 }
                 dims[slot] = q;
             }
@@ -308,15 +306,7 @@ impl Extent for Dim {
         let (x, y) = match (a, b) {
             (-1, k) | (k, -1) => {
                 let k = Dim::lit(k);
-                let q = if k.is_zero() { None } else { Some(d0 / k) };
-                let q = match q.map(sym::integer) {
-                    Some(Exact::Always) => q,
-                    Some(Exact::Sometimes(c)) => {
-                        conds.push(c);
-                        q
-                    }
-                    _ => None,
-                };
+                let q = Some(d0 / k).filter(|&q| !k.is_zero() && possible(sym::integer(q), conds));
                 let Some(q) = q else {
                     return Err(split_mismatch(
                         format!("{op} cannot infer a half of {d0} next to {k}"),
@@ -332,20 +322,7 @@ impl Extent for Dim {
             (x, y) => (Dim::lit(x), Dim::lit(y)),
         };
         let xy = x * y;
-        let fits = xy.is_valid()
-            && match (xy.is_zero(), d0.is_zero()) {
-                (true, true) => true,
-                (false, false) => match sym::unit(d0 / xy) {
-                    Exact::Always => true,
-                    Exact::Sometimes(c) => {
-                        conds.push(c);
-                        true
-                    }
-                    Exact::Never => false,
-                },
-                _ => false,
-            };
-        if !fits {
+        if !(xy.is_valid() && equal(xy, d0, conds)) {
             return Err(split_mismatch(
                 format!("{op} {x} {y} does not split the input dim {d0}"),
                 p,
@@ -358,14 +335,10 @@ impl Extent for Dim {
         if d.is_zero() {
             return Err(not_one(d, pos, p));
         }
-        match sym::unit(d) {
-            Exact::Always => Ok(()),
-            Exact::Sometimes(c) => {
-                conds.push(c);
-                Ok(())
-            }
-            Exact::Never => Err(not_one(d, pos, p)),
+        if !possible(sym::unit(d), conds) {
+            return Err(not_one(d, pos, p));
         }
+        Ok(())
     }
 
     fn same_size(dims: &[Dim], lhs: &[Dim], conds: &mut Small<Condition>) -> Result<(), Fail> {
@@ -404,10 +377,8 @@ impl Extent for Dim {
         let p_in = product(input.iter().copied().filter(nonzero)).ok_or_else(limit)?;
         if z_in == z_out {
             let q = p_in / p_out;
-            match sym::integer(q) {
-                Exact::Always => {}
-                Exact::Sometimes(c) => conds.push(c),
-                Exact::Never => return Err(zero_size_not_divisible(slot, p_out, p_in)),
+            if !possible(sym::integer(q), conds) {
+                return Err(zero_size_not_divisible(slot, p_out, p_in));
             }
             dims[slot] = q;
             return Ok(());
@@ -434,22 +405,33 @@ fn equal_sizes(
     size: Dim,
     conds: &mut Small<Condition>,
 ) -> Result<(), Fail> {
-    let ok = match (known.is_zero(), size.is_zero()) {
-        (true, true) => true,
-        (false, false) => match sym::unit(size / known) {
-            Exact::Always => true,
-            Exact::Sometimes(c) => {
-                conds.push(c);
-                true
-            }
-            Exact::Never => false,
-        },
-        _ => false,
-    };
-    if ok {
+    if equal(known, size, conds) {
         return Ok(());
     }
     Err(size_mismatch(dims, known, size))
+}
+
+/// Whether `a == b` for some values of the symbols (zeros are known: symbols are at least 1),
+/// the condition it needs, if any, added to `conds`.
+fn equal(a: Dim, b: Dim, conds: &mut Small<Condition>) -> bool {
+    match (a.is_zero(), b.is_zero()) {
+        (true, true) => true,
+        (false, false) => possible(sym::unit(b / a), conds),
+        _ => false,
+    }
+}
+
+/// Whether `e` holds for some values of the symbols, the condition it needs, if any, added to
+/// `conds`.
+fn possible(e: Exact, conds: &mut Small<Condition>) -> bool {
+    match e {
+        Exact::Always => true,
+        Exact::Sometimes(c) => {
+            conds.push(c);
+            true
+        }
+        Exact::Never => false,
+    }
 }
 
 // The failures, out of line: formatting them inline costs the concrete success path a larger

@@ -7,7 +7,6 @@ use ndarray::{ArrayBase, Dimension, RawData};
 use super::{fmt_range, Extent, IntoSpecList, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim};
 
 /// An MXNet `reshape_like` spec: take (part of) the shape of another array.
 ///
@@ -187,18 +186,7 @@ impl ShapeSpec for Like {
         (Dialect::Like, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 }
 
 impl Like {

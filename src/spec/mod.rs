@@ -23,6 +23,30 @@ pub(crate) mod paddle;
 pub(crate) mod values;
 
 pub(crate) use extent::Extent;
+
+/// The two inference methods of a spec's `ShapeSpec` impl, concrete and symbolic, both its
+/// generic `run`.
+macro_rules! inference_by_run {
+    () => {
+        #[inline]
+        fn infer_into(
+            &self,
+            input: &[usize],
+            dims: &mut crate::small::Small<usize>,
+        ) -> Result<(), crate::error::ReshapeError> {
+            self.run(input, dims)
+        }
+
+        fn infer_sym(
+            &self,
+            input: &[crate::sym::Dim],
+            dims: &mut crate::small::Small<crate::sym::Dim>,
+        ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError> {
+            self.run(input, dims)
+        }
+    };
+}
+pub(crate) use inference_by_run;
 pub(crate) use values::into_spec;
 pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 

@@ -9,7 +9,6 @@ use super::{
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim};
 
 /// An MXNet `Reshape` spec (`shape`, `reverse`), as in MXNet 1.9.1 with zero-size dims real
 /// (its NumPy-shape mode).
@@ -121,18 +120,7 @@ impl ShapeSpec for Mx {
         (Dialect::Mx, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 }
 
 impl Mx {
@@ -360,18 +348,7 @@ impl ShapeSpec for MxTarget {
         (Dialect::MxLegacy, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 }
 
 impl MxTarget {

@@ -6,7 +6,6 @@ use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::dims::Order;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim};
 
 /// A NumPy `reshape(newshape, order)` spec.
 ///
@@ -90,18 +89,7 @@ impl ShapeSpec for Np {
         (Dialect::Np, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 
     fn order(&self) -> Order {
         self.order

@@ -8,7 +8,6 @@ use super::{
 };
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim};
 
 /// An MXNet 2.x `npx.reshape(a, newshape, reverse)` spec.
 ///
@@ -108,18 +107,7 @@ impl ShapeSpec for Npx {
         (Dialect::Npx, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 }
 
 impl Npx {

@@ -5,7 +5,6 @@ use std::fmt;
 use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim};
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.
 ///
@@ -115,18 +114,7 @@ impl ShapeSpec for Onnx {
         (Dialect::Onnx, self.to_string())
     }
 
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        self.run(input, dims)
-    }
-
-    fn infer_sym(
-        &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        self.run(input, dims)
-    }
+    super::inference_by_run!();
 }
 
 impl Onnx {
