@@ -531,16 +531,36 @@ where
     E: Dimension,
     P: ShapeSpec + ?Sized,
 {
+    // SAFETY: the elements of the view `a` are borrowed for `'a`.
+    unsafe { borrowed_view_or(&a, spec, copy) }
+}
+
+/// A view of `a` with the lifetime `'a` when the strides permit, else `copy`: the consuming
+/// modes of the storages that borrow their elements (a view, a `CowArray`'s view variant).
+///
+/// # Safety
+///
+/// The elements of `a` must be borrowed for `'a`.
+unsafe fn borrowed_view_or<'a, A, D, E, P>(
+    a: &ArrayRef<A, D>,
+    spec: &P,
+    copy: CopyFn<'_, A, D, E>,
+) -> Result<CowArray<'a, A, E>, ReshapeError>
+where
+    D: Dimension,
+    E: Dimension,
+    P: ShapeSpec + ?Sized,
+{
     let mut plan = Plan::empty();
     plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
     if plan.view {
         // SAFETY: a view plan for the layout of `a`, of `E`'s rank (checked), whose elements
-        // are borrowed for `'a`.
+        // are borrowed for `'a` (the caller's contract).
         return Ok(CowArray::from(unsafe {
             plan.view(a.as_ptr(), typed_dim::<E>)
         }));
     }
-    copy(&a, &plan.shape, plan.reading).map(CowArray::from)
+    copy(a, &plan.shape, plan.reading).map(CowArray::from)
 }
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an owned
@@ -612,14 +632,6 @@ where
     if !a.is_view() {
         return owned_into_or(a.into_owned(), spec, copy).map(CowArray::from);
     }
-    let mut plan = Plan::empty();
-    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
-    if plan.view {
-        // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the view plan
-        // addresses exactly those elements, with `E`'s rank (checked).
-        return Ok(CowArray::from(unsafe {
-            plan.view(a.as_ptr(), typed_dim::<E>)
-        }));
-    }
-    copy(&a, &plan.shape, plan.reading).map(CowArray::from)
+    // SAFETY: `a` is the view variant, which borrows its elements for `'a`.
+    unsafe { borrowed_view_or(&a, spec, copy) }
 }

@@ -477,14 +477,19 @@ fn output_limit(i: usize) -> Fail {
 }
 
 #[cold]
+fn infer_zero(slot: usize) -> Fail {
+    Fail::at(
+        Rule::InferZeroProduct,
+        slot,
+        "the other dims multiply to 0, so -1 cannot be inferred",
+    )
+}
+
+#[cold]
 #[inline(never)]
 fn infer_fail(slot: usize, known: usize, size: usize) -> Fail {
     if known == 0 {
-        Fail::at(
-            Rule::InferZeroProduct,
-            slot,
-            "the other dims multiply to 0, so -1 cannot be inferred",
-        )
+        infer_zero(slot)
     } else {
         Fail::at(
             Rule::InferNotDivisible,
@@ -498,11 +503,7 @@ fn infer_fail(slot: usize, known: usize, size: usize) -> Fail {
 #[inline(never)]
 fn infer_fail_sym(slot: usize, known: Dim, size: Dim) -> Fail {
     if known.is_zero() {
-        Fail::at(
-            Rule::InferZeroProduct,
-            slot,
-            "the other dims multiply to 0, so -1 cannot be inferred",
-        )
+        infer_zero(slot)
     } else {
         Fail::at(
             Rule::InferNotDivisible,
