@@ -8,6 +8,9 @@
 //! (`reshape_copy_into` into a reused buffer) and fresh (`reshape_np`), on a 1-thread rayon pool
 //! and on the default pool. GB/s counts every byte read once and written once.
 //!
+//! Then one vector kernel per element size: 1024x1024 transposes of `u8`, `u16`, `f64` and
+//! `u128`, warm, one thread, against the `transpose` crate.
+//!
 //! `cargo bench -p ndarray_reshape_bench --bench peers`; `scripts/bench_peers.py` turns the
 //! results into BENCHMARKS.md's ratio table.
 
@@ -134,6 +137,50 @@ fn run_case<A: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static>(
     g.finish();
 }
 
+/// A 1024 x 1024 transpose of `A` (made from `u8` values): this crate's vector kernel for that
+/// element size, warm, against the `transpose` crate, one thread each.
+fn element_size<A: Copy + From<u8> + Send + Sync + PartialEq + std::fmt::Debug + 'static>(
+    crit: &mut Criterion,
+    name: &'static str,
+    n: usize,
+    one: &rayon::ThreadPool,
+) {
+    let base = leak(Array::from_shape_fn(IxDyn(&[n, n]), |i| {
+        A::from(((i[0] * 31 + i[1] * 7) % 251) as u8)
+    }));
+    let src = base.as_slice().unwrap();
+    let view = base.view().reversed_axes();
+    let expected: Vec<A> = view.iter().copied().collect();
+    let spec = || Np::new([-1], Order::C);
+    let mut warm = vec![src[0]; n * n];
+    view.reshape_copy_into(spec(), &mut warm).unwrap();
+    assert_eq!(warm, expected, "{name}: reshape_copy_into");
+    let mut peer = vec![src[0]; n * n];
+    transpose::transpose(src, &mut peer, n, n);
+    assert_eq!(peer, expected, "{name}: the transpose crate");
+
+    let mut g = crit.benchmark_group(name);
+    g.throughput(Throughput::Bytes(
+        2 * (n * n * std::mem::size_of::<A>()) as u64,
+    ));
+    g.sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    g.bench_function("ours_warm_1thread", |b| {
+        one.install(|| {
+            b.iter(|| {
+                black_box(&view)
+                    .reshape_copy_into(spec(), &mut warm)
+                    .map(|v| v.len())
+            })
+        })
+    });
+    g.bench_function("transpose_crate_warm_1thread", |b| {
+        b.iter(|| transpose::transpose(black_box(src), &mut peer, n, n))
+    });
+    g.finish();
+}
+
 fn peers(crit: &mut Criterion) {
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -144,6 +191,14 @@ fn peers(crit: &mut Criterion) {
     run_case(crit, transposed::<f32>("transpose_4096_f32", 4096), &one);
     run_case(crit, transposed::<f64>("transpose_4096_f64", 4096), &one);
     run_case(crit, permuted(), &one);
+    element_size::<u8>(crit, "transpose_1024_u8", 1024, &one);
+    element_size::<u8>(crit, "transpose_256_u8", 256, &one);
+    element_size::<u16>(crit, "transpose_1024_u16", 1024, &one);
+    element_size::<u16>(crit, "transpose_256_u16", 256, &one);
+    element_size::<f64>(crit, "transpose_1024_f64", 1024, &one);
+    element_size::<f64>(crit, "transpose_256_f64", 256, &one);
+    element_size::<u128>(crit, "transpose_1024_u128", 1024, &one);
+    element_size::<u128>(crit, "transpose_256_u128", 256, &one);
 }
 
 criterion_group!(benches, peers);

@@ -274,11 +274,11 @@ pub(super) struct Tiles {
     outer_count: usize,
     /// Output (C-contiguous) strides of every axis.
     out_strides: Small<usize>,
-    /// Tiles whose input is contiguous along `p` go through the vector kernels
-    /// ([`simd::tile`]): the elements may be moved as bits, and the copy is below
-    /// [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output rows
-    /// measured faster with the scalar kernel: BENCHMARKS.md, "Peers").
-    vector: bool,
+    /// The vector kernel ([`simd::tile`]) of the tiles whose input is contiguous along `p`, if
+    /// one exists for the element size and the elements may be moved as bits, and the copy is
+    /// below [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output
+    /// rows measured faster with the scalar kernel: BENCHMARKS.md, "Against the peers").
+    vector: Option<simd::Kernel>,
 }
 
 impl Tiles {
@@ -305,8 +305,13 @@ impl Tiles {
             p_blocks: shape[p].div_ceil(tile),
             outer,
             outer_count,
-            vector: plain
-                && (bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES),
+            vector: if plain
+                && (bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES)
+            {
+                simd::kernel(elem, bytes)
+            } else {
+                None
+            },
             out_strides,
         }
     }
@@ -344,25 +349,25 @@ impl Tiles {
         dst_off += i0 * self.out_strides[p];
         let (sp, sq, dp) = (strides[p], strides[q], self.out_strides[p]);
         let nq = shape[q];
-        let vector = self.vector && sp == 1;
+        let vector = self.vector.filter(|_| sp == 1);
         let mut j0 = 0;
         while j0 < nq {
             let nj = self.tq.min(nq - j0);
-            if vector
+            if let Some(kernel) = vector {
                 // SAFETY: as for `tile_kernel` below, with the input contiguous along `p`
-                // (`sp == 1`) and the elements plain data (`self.vector`) of their size.
-                && unsafe {
+                // (`sp == 1`) and the elements plain data of the size the kernel was chosen for
+                // (`self.vector`).
+                unsafe {
                     simd::tile(
-                        std::mem::size_of::<A>(),
+                        kernel,
                         source.ptr.offset(src_off + j0 as isize * sq).cast(),
                         sq,
                         dst.add(dst_off + j0).cast(),
                         dp,
                         ni,
                         nj,
-                    )
+                    );
                 }
-            {
                 j0 += nj;
                 continue;
             }

@@ -322,9 +322,9 @@ impl Schedule {
             // Transpose only when reading along `p` is more local than along `q`, and only
             // where a strided row loses: large outputs, or rows whose stride in bytes maps
             // every read to a few cache sets.
-            // A vector tile (plain 4-byte elements, contiguous along `p`) beats a strided row
-            // at every size from here (BENCHMARKS.md, "Peers").
-            let vector = plain && elem == 4 && source.strides[p] == 1 && simd::avx2();
+            // A vector tile (plain elements of a kernel's size, contiguous along `p`) beats a
+            // strided row at every size from here (BENCHMARKS.md, "Against the peers").
+            let vector = plain && source.strides[p] == 1 && simd::kernel(elem, bytes).is_some();
             if source.strides[p].unsigned_abs() < sq
                 && sq > 1
                 && (vector

@@ -1,0 +1,231 @@
+//! Register-blocked transposes of plain-data elements: a tile of the blocked copy (see
+//! [`Tiles`](super::kernels::Tiles)) moved through vector registers in square blocks, with a
+//! kernel per element size (1, 2, 4, 8 and 16 bytes; `x86.rs`), AVX2 chosen at run time.
+//! Elements are moved as bits (any plain type of that size), so the results are the scalar
+//! kernel's bit for bit; the scalar kernel is the twin that Miri, other element sizes and other
+//! machines run.
+
+/// An element type whose clone is a copy of its bits: the primitive numbers, `bool`, `char`.
+/// Recognized by name because stable Rust cannot ask whether a generic type is `Copy`; any
+/// other type (including `Copy` structs) takes the generic path, which is correct for all.
+/// (`reshape_copy_into`, whose elements are `Copy`, passes `plain = true` itself.)
+#[inline]
+pub(super) fn plain_by_name<A>() -> bool {
+    matches!(
+        std::any::type_name::<A>(),
+        "f32"
+            | "f64"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "bool"
+            | "char"
+    )
+}
+
+/// Output rows of at most this many bytes make a tile's output dense: its blocks then run output
+/// row by output row (BENCHMARKS.md, "Against the peers").
+pub(super) const DENSE_ROW_BYTES: usize = 1024;
+
+/// Whether this machine runs the AVX2 kernels (never under Miri, which runs the scalar twin).
+#[inline]
+pub(super) fn avx2() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        static DETECTED: AtomicU8 = AtomicU8::new(0);
+        match DETECTED.load(Ordering::Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let yes = std::arch::is_x86_feature_detected!("avx2");
+                DETECTED.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
+                yes
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        false
+    }
+}
+
+/// A vector kernel of [`tile`], chosen once per copy by [`kernel`]. No kernel exists off
+/// x86-64 or under Miri (the enum is empty there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kernel {
+    /// 1-byte elements, 16 x 16 blocks (SSE2).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Bytes1,
+    /// 2-byte elements, 8 x 8 blocks (SSE2).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Bytes2,
+    /// 4-byte elements, 8 x 8 blocks (AVX2).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Bytes4,
+    /// 4-byte elements of a copy whose source and output fit in L1 together (AVX2).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Bytes4InL1,
+}
+
+/// Copies of at most this many output bytes use [`Kernel::Bytes4InL1`] for 4-byte elements:
+/// source and output then fit in a 48 KiB L1 data cache together. Measured from 16 to 25 KiB
+/// faster, from 31 KiB on slower than [`Kernel::Bytes4`] (BENCHMARKS.md, "Against the peers").
+const IN_L1_BYTES: usize = 24 * 1024;
+
+/// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes, on this
+/// machine: SSE2 (part of x86-64) for 1 and 2 bytes, AVX2 for 4. None for other sizes: 8- and
+/// 16-byte AVX2 kernels measured slower than the scalar tiles (BENCHMARKS.md, "Against the
+/// peers").
+#[inline]
+pub(super) fn kernel(size: usize, bytes: usize) -> Option<Kernel> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        match size {
+            1 => Some(Kernel::Bytes1),
+            2 => Some(Kernel::Bytes2),
+            4 if avx2() && bytes <= IN_L1_BYTES => Some(Kernel::Bytes4InL1),
+            4 if avx2() => Some(Kernel::Bytes4),
+            _ => None,
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        let _ = (size, bytes);
+        None
+    }
+}
+
+/// `dst[i * dp + j] = src[i + j * sq]` for `i < ni`, `j < nj`, through `kernel` (strides in
+/// elements): the tile kernel with the input contiguous along `i`.
+///
+/// # Safety
+///
+/// Every source element `src + i + j * sq` must be readable, every destination slot
+/// `dst + i * dp + j` writable and disjoint from the source, for `i < ni`, `j < nj`; the
+/// elements must be plain data (their bits are their value) of the size `kernel` was chosen
+/// for by [`kernel`] on this machine.
+#[inline]
+pub(super) unsafe fn tile(
+    kernel: Kernel,
+    src: *const u8,
+    sq: isize,
+    dst: *mut u8,
+    dp: usize,
+    ni: usize,
+    nj: usize,
+) {
+    let _ = (src, sq, dst, dp, ni, nj);
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        let n = (ni, nj);
+        // SAFETY: the caller's contract, for elements of the kernel's size moved as bits through
+        // a type of that size; `kernel` chose the AVX2 kernels only where AVX2 is present.
+        unsafe {
+            match kernel {
+                Kernel::Bytes1 => x86::tile_1(src, sq, dst, dp, n),
+                Kernel::Bytes2 => x86::tile_2(src.cast(), sq, dst.cast(), dp, n),
+                Kernel::Bytes4 => x86::tile_4(src.cast(), sq, dst.cast(), dp, n),
+                Kernel::Bytes4InL1 => x86::tile_4_in_l1(src.cast(), sq, dst.cast(), dp, n),
+            }
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    match kernel {}
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A vector kernel against the definition, for every block
+    /// remainder along both axes and padded strides on both sides, on byte buffers (so every
+    /// bit pattern, NaN payloads included, and unaligned elements). Every source byte is a
+    /// value below 255 and every untouched output byte stays 255.
+    fn exact(kernel: Kernel, size: usize) {
+        for ni in [1, 3, 4, 7, 8, 9, 16, 17, 31, 33] {
+            for (nj, pad) in [1, 2, 5, 8, 12, 15, 16, 33]
+                .into_iter()
+                .flat_map(|n| [(n, 5), (n, 1100)])
+            {
+                // Padded output rows: within a page (output rows outermost) or beyond (source
+                // rows outermost). One byte of offset makes every element unaligned.
+                let (sq, dp) = (ni + 3, nj + pad);
+                let src: Vec<u8> = (0..1 + sq * nj * size)
+                    .map(|v| (v.wrapping_mul(2_654_435_761) >> 7) as u8 % 255)
+                    .collect();
+                let mut dst = vec![255u8; 1 + dp * ni * size];
+                // SAFETY: the tile lies inside both buffers; bytes are plain data.
+                unsafe {
+                    tile(
+                        kernel,
+                        src.as_ptr().add(1),
+                        sq as isize,
+                        dst.as_mut_ptr().add(1),
+                        dp,
+                        ni,
+                        nj,
+                    )
+                };
+                let elem = |buf: &[u8], k: usize| buf[1 + k * size..1 + (k + 1) * size].to_vec();
+                assert_eq!(dst[0], 255);
+                for i in 0..ni {
+                    for j in 0..dp {
+                        let want = if j < nj {
+                            elem(&src, i + j * sq)
+                        } else {
+                            vec![255; size]
+                        };
+                        assert_eq!(
+                            elem(&dst, i * dp + j),
+                            want,
+                            "{kernel:?}, {ni}x{nj} at ({i}, {j})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_kernel_is_exact() {
+        let mut kernels = Vec::new();
+        for size in 0..=32 {
+            for bytes in [16 * 1024, IN_L1_BYTES, IN_L1_BYTES + 1, 1 << 30] {
+                if let Some(k) = kernel(size, bytes) {
+                    kernels.push((k, size));
+                }
+            }
+        }
+        kernels.dedup();
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        {
+            // SSE2 is part of x86-64; this machine's CI runner has AVX2.
+            assert!(kernels.len() >= 2, "{kernels:?}");
+            if avx2() {
+                assert_eq!(kernels.len(), 4, "{kernels:?}");
+            }
+        }
+        for (k, size) in kernels {
+            exact(k, size);
+        }
+    }
+
+    #[test]
+    fn primitives_are_plain_by_name() {
+        assert!(plain_by_name::<f32>() && plain_by_name::<u8>() && plain_by_name::<char>());
+        assert!(!plain_by_name::<String>() && !plain_by_name::<(u8, u8)>());
+    }
+}
