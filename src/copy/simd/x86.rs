@@ -8,10 +8,13 @@
 //! | 2 bytes | 8 x 8 | SSE2: three rounds of 16-bit interleaves |
 //! | 4 bytes | 8 x 8 | AVX2: whole rows loaded, two rounds of in-lane shuffles, one of lane swaps |
 //! | 4 bytes, in L1 | 8 x 8 | AVX2: half rows loaded into both lanes, two rounds of in-lane shuffles |
+//! | 8 bytes, in L1 | 8 x 8 | AVX-512F: one round of unpacks, two of 128-bit lane shuffles |
 //!
 //! The in-L1 kernel does the lane-crossing step in the load ports (`vinsertf128` from memory)
 //! instead of the shuffle port, which bounds the other kernel when the data is in L1; past L1
-//! it loses, with twice the loads (BENCHMARKS.md, "Against the peers").
+//! it loses, with twice the loads. Past L1, 8-byte elements take the scalar tiles, which write
+//! whole output lines (BENCHMARKS.md, "Against the peers"). The AVX-512 kernel needs Rust 1.89
+//! (`cfg(avx512)`, set by `build.rs`).
 
 use std::arch::x86_64::*;
 
@@ -272,5 +275,72 @@ unsafe fn block_4_in_l1(src: *const f32, sq: isize, dst: *mut f32, dp: usize) {
         _mm256_storeu_ps(dst.add(5 * dp), _mm256_shuffle_ps::<0xEE>(u4, u6));
         _mm256_storeu_ps(dst.add(6 * dp), _mm256_shuffle_ps::<0x44>(u5, u7));
         _mm256_storeu_ps(dst.add(7 * dp), _mm256_shuffle_ps::<0xEE>(u5, u7));
+    }
+}
+
+/// [`tile`](super::tile) for 8-byte elements of a copy whose source and output fit in L1.
+///
+/// # Safety
+///
+/// AVX-512F present, and [`tile`](super::tile)'s contract.
+#[cfg(avx512)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn tile_8_in_l1(
+    src: *const f64,
+    sq: isize,
+    dst: *mut f64,
+    dp: usize,
+    n: (usize, usize),
+) {
+    // SAFETY: AVX-512F present (the caller's contract); `block_8` writes one 8 x 8 block.
+    unsafe { blocked::<f64, 8>(src, sq, dst, dp, n, |s, d| block_8(s, sq, d, dp)) }
+}
+
+/// One 8 x 8 block of 8-byte elements in 512-bit registers: unpacks pair rows `2k`, `2k + 1`;
+/// two rounds of 128-bit lane shuffles finish the transpose.
+///
+/// # Safety
+///
+/// AVX-512F present; the 64 source elements readable, the 64 output slots writable.
+#[cfg(avx512)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn block_8(src: *const f64, sq: isize, dst: *mut f64, dp: usize) {
+    // SAFETY: the caller's contract: rows 0..8 of 8 elements each, on both sides.
+    unsafe {
+        let r0 = _mm512_loadu_pd(src);
+        let r1 = _mm512_loadu_pd(src.offset(sq));
+        let r2 = _mm512_loadu_pd(src.offset(2 * sq));
+        let r3 = _mm512_loadu_pd(src.offset(3 * sq));
+        let r4 = _mm512_loadu_pd(src.offset(4 * sq));
+        let r5 = _mm512_loadu_pd(src.offset(5 * sq));
+        let r6 = _mm512_loadu_pd(src.offset(6 * sq));
+        let r7 = _mm512_loadu_pd(src.offset(7 * sq));
+        let t0 = _mm512_unpacklo_pd(r0, r1);
+        let t1 = _mm512_unpackhi_pd(r0, r1);
+        let t2 = _mm512_unpacklo_pd(r2, r3);
+        let t3 = _mm512_unpackhi_pd(r2, r3);
+        let t4 = _mm512_unpacklo_pd(r4, r5);
+        let t5 = _mm512_unpackhi_pd(r4, r5);
+        let t6 = _mm512_unpacklo_pd(r6, r7);
+        let t7 = _mm512_unpackhi_pd(r6, r7);
+        let u0 = _mm512_shuffle_f64x2::<0x88>(t0, t2);
+        let u1 = _mm512_shuffle_f64x2::<0x88>(t4, t6);
+        let u2 = _mm512_shuffle_f64x2::<0xDD>(t0, t2);
+        let u3 = _mm512_shuffle_f64x2::<0xDD>(t4, t6);
+        let v0 = _mm512_shuffle_f64x2::<0x88>(t1, t3);
+        let v1 = _mm512_shuffle_f64x2::<0x88>(t5, t7);
+        let v2 = _mm512_shuffle_f64x2::<0xDD>(t1, t3);
+        let v3 = _mm512_shuffle_f64x2::<0xDD>(t5, t7);
+        _mm512_storeu_pd(dst, _mm512_shuffle_f64x2::<0x88>(u0, u1));
+        _mm512_storeu_pd(dst.add(dp), _mm512_shuffle_f64x2::<0x88>(v0, v1));
+        _mm512_storeu_pd(dst.add(2 * dp), _mm512_shuffle_f64x2::<0x88>(u2, u3));
+        _mm512_storeu_pd(dst.add(3 * dp), _mm512_shuffle_f64x2::<0x88>(v2, v3));
+        _mm512_storeu_pd(dst.add(4 * dp), _mm512_shuffle_f64x2::<0xDD>(u0, u1));
+        _mm512_storeu_pd(dst.add(5 * dp), _mm512_shuffle_f64x2::<0xDD>(v0, v1));
+        _mm512_storeu_pd(dst.add(6 * dp), _mm512_shuffle_f64x2::<0xDD>(u2, u3));
+        _mm512_storeu_pd(dst.add(7 * dp), _mm512_shuffle_f64x2::<0xDD>(v2, v3));
     }
 }
