@@ -275,14 +275,22 @@ pub(super) struct Tiles {
     /// Output (C-contiguous) strides of every axis.
     out_strides: Small<usize>,
     /// The vector kernel ([`simd::tile`]) of the tiles whose input is contiguous along `p`, if
-    /// one exists for the element size and the elements may be moved as bits, and the copy is
-    /// below [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output
+    /// one exists for the copy (the elements may be moved as bits), and the copy is below
+    /// [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output
     /// rows measured faster with the scalar kernel: BENCHMARKS.md, "Against the peers").
     vector: Option<simd::Kernel>,
 }
 
 impl Tiles {
-    pub(super) fn new(shape: &[usize], p: usize, elem: usize, bytes: usize, plain: bool) -> Tiles {
+    /// Tiles of `shape` for a copy of `bytes` output bytes of `elem`-byte elements, with the
+    /// vector `kernel` for the input contiguous along `p`, if there is one.
+    pub(super) fn new(
+        shape: &[usize],
+        p: usize,
+        elem: usize,
+        bytes: usize,
+        kernel: Option<simd::Kernel>,
+    ) -> Tiles {
         let nd = shape.len();
         let mut out_strides = Small::filled(1usize, nd);
         for k in (0..nd - 1).rev() {
@@ -305,13 +313,9 @@ impl Tiles {
             p_blocks: shape[p].div_ceil(tile),
             outer,
             outer_count,
-            vector: if plain
-                && (bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES)
-            {
-                simd::kernel(elem, bytes)
-            } else {
-                None
-            },
+            vector: kernel.filter(|_| {
+                bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES
+            }),
             out_strides,
         }
     }

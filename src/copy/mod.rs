@@ -324,10 +324,14 @@ impl Schedule {
             // every read to a few cache sets.
             // A vector tile (plain elements of a kernel's size, contiguous along `p`) beats a
             // strided row at every size from here (BENCHMARKS.md, "Against the peers").
-            let vector = plain && source.strides[p] == 1 && simd::kernel(elem, bytes).is_some();
+            let kernel = if plain && source.strides[p] == 1 {
+                simd::kernel(elem, bytes, sq.saturating_mul(elem))
+            } else {
+                None
+            };
             if source.strides[p].unsigned_abs() < sq
                 && sq > 1
-                && (vector
+                && (kernel.is_some()
                     || bytes >= TILE_ALWAYS_BYTES
                     || sq.saturating_mul(elem) % CONFLICT_STRIDE == 0)
             {
@@ -336,7 +340,7 @@ impl Schedule {
                     p,
                     elem,
                     bytes,
-                    plain,
+                    kernel,
                 )));
             }
         }

@@ -74,16 +74,10 @@ pub(super) fn avx2() -> bool {
 
 /// Whether this machine runs the AVX-512 kernels (compiled with Rust 1.89 and later, whose
 /// `std::arch` has them; `build.rs` tells).
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 #[inline]
 fn avx512() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
-    {
-        features() & 2 != 0
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri), avx512)))]
-    {
-        false
-    }
+    features() & 2 != 0
 }
 
 /// A vector kernel of [`tile`], chosen once per copy by [`kernel`]. No kernel exists off
@@ -102,6 +96,10 @@ pub(super) enum Kernel {
     /// 4-byte elements of a copy whose source and output fit in L1 together (AVX2).
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     Bytes4InL1,
+    /// 4-byte elements whose source rows are a multiple of [`WIDE_STRIDE`] apart, 16 x 16
+    /// blocks (AVX-512F).
+    #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+    Bytes4Wide,
     /// 8-byte elements of a copy whose source and output fit in L1, 8 x 8 blocks (AVX-512F).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
     Bytes8InL1,
@@ -116,33 +114,42 @@ const IN_L1_BYTES: usize = 24 * 1024;
 /// scalar tiles past it). Measured 1.3x to 1.5x faster at 25 and 32 KiB, from 0.8x to 1.2x
 /// (with the buffers' addresses) at 40 and 50 KiB, slower from 63 KiB on (BENCHMARKS.md,
 /// "Against the peers").
+#[cfg(avx512)]
 const IN_L1_BYTES_8: usize = 32 * 1024;
 
-/// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes, on this
-/// machine: SSE2 (part of x86-64) for 1 and 2 bytes, AVX2 for 4. None for other sizes: 8- and
-/// 16-byte AVX2 kernels measured slower than the scalar tiles (BENCHMARKS.md, "Against the
-/// peers").
+/// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart take
+/// [`Kernel::Bytes4Wide`]: the 8 rows of an 8 x 8 block then share few cache sets. Measured
+/// 1.0x to 1.5x the AVX2 kernel on such strides (256 to 2048 elements), 0.85x to 1.05x on
+/// others (BENCHMARKS.md, "Against the peers").
+#[cfg(avx512)]
+const WIDE_STRIDE: usize = 1024;
+
+/// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes whose
+/// source rows (along the output's last axis) are `stride` bytes apart, on this machine: SSE2
+/// (part of x86-64) for 1 and 2 bytes, AVX2 or AVX-512 for 4, AVX-512 for 8 in L1. None for
+/// other sizes: 8- and 16-byte AVX2 kernels, and the 8-byte AVX-512 one past L1, measured
+/// slower than the scalar tiles (BENCHMARKS.md, "Against the peers").
 #[inline]
-pub(super) fn kernel(size: usize, bytes: usize) -> Option<Kernel> {
+pub(super) fn kernel(size: usize, bytes: usize, stride: usize) -> Option<Kernel> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
+        #[cfg(not(avx512))]
+        let _ = stride; // only the AVX-512 kernels look at it
         match size {
             1 => Some(Kernel::Bytes1),
             2 => Some(Kernel::Bytes2),
             4 if avx2() && bytes <= IN_L1_BYTES => Some(Kernel::Bytes4InL1),
+            #[cfg(avx512)]
+            4 if avx512() && stride % WIDE_STRIDE == 0 => Some(Kernel::Bytes4Wide),
             4 if avx2() => Some(Kernel::Bytes4),
-            8 if avx512() && bytes <= IN_L1_BYTES_8 => {
-                #[cfg(avx512)]
-                return Some(Kernel::Bytes8InL1);
-                #[cfg(not(avx512))]
-                None
-            }
+            #[cfg(avx512)]
+            8 if avx512() && bytes <= IN_L1_BYTES_8 => Some(Kernel::Bytes8InL1),
             _ => None,
         }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
-        let _ = (size, bytes);
+        let _ = (size, bytes, stride);
         None
     }
 }
@@ -178,6 +185,8 @@ pub(super) unsafe fn tile(
                 Kernel::Bytes2 => x86::tile_2(src.cast(), sq, dst.cast(), dp, n),
                 Kernel::Bytes4 => x86::tile_4(src.cast(), sq, dst.cast(), dp, n),
                 Kernel::Bytes4InL1 => x86::tile_4_in_l1(src.cast(), sq, dst.cast(), dp, n),
+                #[cfg(avx512)]
+                Kernel::Bytes4Wide => x86::tile_4_wide(src.cast(), sq, dst.cast(), dp, n),
                 #[cfg(avx512)]
                 Kernel::Bytes8InL1 => x86::tile_8_in_l1(src.cast(), sq, dst.cast(), dp, n),
             }
@@ -248,12 +257,15 @@ mod tests {
         let mut kernels = Vec::new();
         for size in 0..=32 {
             for bytes in [16 * 1024, IN_L1_BYTES, IN_L1_BYTES + 1, 1 << 30] {
-                if let Some(k) = kernel(size, bytes) {
-                    kernels.push((k, size));
+                for stride in [1000, 4096] {
+                    if let Some(k) = kernel(size, bytes, stride) {
+                        if !kernels.contains(&(k, size)) {
+                            kernels.push((k, size));
+                        }
+                    }
                 }
             }
         }
-        kernels.dedup();
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
             // SSE2 is part of x86-64; this machine's CI runner has AVX2.

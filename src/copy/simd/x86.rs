@@ -8,6 +8,7 @@
 //! | 2 bytes | 8 x 8 | SSE2: three rounds of 16-bit interleaves |
 //! | 4 bytes | 8 x 8 | AVX2: whole rows loaded, two rounds of in-lane shuffles, one of lane swaps |
 //! | 4 bytes, in L1 | 8 x 8 | AVX2: half rows loaded into both lanes, two rounds of in-lane shuffles |
+//! | 4 bytes, source rows a multiple of 1 KiB apart | 16 x 16 | AVX-512F: two rounds of in-lane shuffles, two of 128-bit lane shuffles |
 //! | 8 bytes, in L1 | 8 x 8 | AVX-512F: one round of unpacks, two of 128-bit lane shuffles |
 //!
 //! The in-L1 kernel does the lane-crossing step in the load ports (`vinsertf128` from memory)
@@ -342,5 +343,75 @@ unsafe fn block_8(src: *const f64, sq: isize, dst: *mut f64, dp: usize) {
         _mm512_storeu_pd(dst.add(5 * dp), _mm512_shuffle_f64x2::<0xDD>(v0, v1));
         _mm512_storeu_pd(dst.add(6 * dp), _mm512_shuffle_f64x2::<0xDD>(u2, u3));
         _mm512_storeu_pd(dst.add(7 * dp), _mm512_shuffle_f64x2::<0xDD>(v2, v3));
+    }
+}
+
+/// [`tile`](super::tile) for 4-byte elements with AVX-512, for the source strides where it
+/// beats [`tile_4`]; tiles that are not whole 16 x 16 blocks go to [`tile_4`].
+///
+/// # Safety
+///
+/// AVX-512F present, and [`tile`](super::tile)'s contract.
+#[cfg(avx512)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn tile_4_wide(
+    src: *const f32,
+    sq: isize,
+    dst: *mut f32,
+    dp: usize,
+    n: (usize, usize),
+) {
+    if !n.0.is_multiple_of(16) || !n.1.is_multiple_of(16) {
+        // SAFETY: AVX-512F implies AVX2; the caller's contract.
+        return unsafe { tile_4(src, sq, dst, dp, n) };
+    }
+    // SAFETY: AVX-512F present (the caller's contract); `block_4_avx512` writes one 16 x 16
+    // block.
+    unsafe { blocked::<f32, 16>(src, sq, dst, dp, n, |s, d| block_4_avx512(s, sq, d, dp)) }
+}
+
+/// One 16 x 16 block of 4-byte elements in 512-bit registers: two rounds of in-lane shuffles
+/// leave a transposed 4 x 4 block in every 128-bit lane, two rounds of lane shuffles move the
+/// lanes into place.
+///
+/// # Safety
+///
+/// AVX-512F present; the 256 source elements readable, the 256 output slots writable.
+#[cfg(avx512)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn block_4_avx512(src: *const f32, sq: isize, dst: *mut f32, dp: usize) {
+    // SAFETY: the caller's contract: rows 0..16 of 16 elements each, on both sides.
+    unsafe {
+        let mut r = [_mm512_setzero_ps(); 16];
+        for (k, x) in r.iter_mut().enumerate() {
+            *x = _mm512_loadu_ps(src.offset(k as isize * sq));
+        }
+        let mut t = [_mm512_setzero_ps(); 16];
+        for k in 0..8 {
+            t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+            t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+        }
+        // u[4m + c] holds, in lane L, rows 4m .. 4m + 4 of column 4L + c.
+        let mut u = [_mm512_setzero_ps(); 16];
+        for m in 0..4 {
+            let (a, b, c, d) = (t[4 * m], t[4 * m + 1], t[4 * m + 2], t[4 * m + 3]);
+            u[4 * m] = _mm512_shuffle_ps::<0x44>(a, c);
+            u[4 * m + 1] = _mm512_shuffle_ps::<0xEE>(a, c);
+            u[4 * m + 2] = _mm512_shuffle_ps::<0x44>(b, d);
+            u[4 * m + 3] = _mm512_shuffle_ps::<0xEE>(b, d);
+        }
+        for c in 0..4 {
+            let x0 = _mm512_shuffle_f32x4::<0x88>(u[c], u[4 + c]);
+            let x1 = _mm512_shuffle_f32x4::<0x88>(u[8 + c], u[12 + c]);
+            let x2 = _mm512_shuffle_f32x4::<0xDD>(u[c], u[4 + c]);
+            let x3 = _mm512_shuffle_f32x4::<0xDD>(u[8 + c], u[12 + c]);
+            _mm512_storeu_ps(dst.add(c * dp), _mm512_shuffle_f32x4::<0x88>(x0, x1));
+            _mm512_storeu_ps(dst.add((4 + c) * dp), _mm512_shuffle_f32x4::<0x88>(x2, x3));
+            _mm512_storeu_ps(dst.add((8 + c) * dp), _mm512_shuffle_f32x4::<0xDD>(x0, x1));
+            _mm512_storeu_ps(dst.add((12 + c) * dp), _mm512_shuffle_f32x4::<0xDD>(x2, x3));
+        }
     }
 }
