@@ -26,6 +26,9 @@ CASES = [
     ("transpose_4096_f64", (4096, 4096), (1, 0), 8),
     ("permute_64x64x64x64_0231_f32", (64, 64, 64, 64), (0, 2, 3, 1), 4),
 ]
+# One vector kernel per element size against the `transpose` crate, warm, one thread each.
+ELEMENT_SIZES = [(n, name, elem) for n in (256, 1024)
+                 for name, elem in (("u8", 1), ("u16", 2), ("f64", 8), ("u128", 16))]
 CONTESTANTS = [
     "ours_warm_1thread",
     "ours_warm_pool",
@@ -75,6 +78,17 @@ def report():
     print("|---|---|---|---|---|")
     for g, a, b, c, d in ratios:
         print(f"| {g} | {a:.2f}x | {b:.2f}x | {c:.0%} | {d:.0%} |")
+    print()
+    print("| element | side | this crate, 1 thread | `transpose` | ratio |")
+    print("|---|---|---|---|---|")
+    for n, name, elem in ELEMENT_SIZES:
+        group = f"transpose_{n}_{name}"
+        try:
+            ours = 2 * n * n * elem / median_ns(group, "ours_warm_1thread")
+            peer = 2 * n * n * elem / median_ns(group, "transpose_crate_warm_1thread")
+        except FileNotFoundError:
+            continue
+        print(f"| `{name}` | {n} | {ours:.1f} | {peer:.1f} | {ours / peer:.2f}x |")
 
 
 EXTERNAL = r'''
