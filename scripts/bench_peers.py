@@ -37,6 +37,8 @@ CONTESTANTS = [
     "transpose_crate_warm_1thread",
     "memcpy_warm",
     "memcpy_fresh",
+    "ours_warm_pool_hugepages",
+    "memcpy_warm_hugepages",
 ]
 
 
@@ -70,14 +72,16 @@ def report():
         print(f"| {group} | " + " | ".join(cells) + " |")
         peer, mem = gbs["transpose_crate_warm_1thread"], gbs["memcpy_warm"]
         if peer and mem:
+            huge = gbs["ours_warm_pool_hugepages"], gbs["memcpy_warm_hugepages"]
             ratios.append((group, gbs["ours_warm_1thread"] / peer, gbs["ours_warm_pool"] / peer,
                            gbs["ours_warm_pool"] / mem,
-                           gbs["ours_fresh_pool"] / gbs["memcpy_fresh"]))
+                           gbs["ours_fresh_pool"] / gbs["memcpy_fresh"],
+                           f"{huge[0] / huge[1]:.0%}" if all(huge) else "-"))
     print()
-    print("| case | 1 thread vs `transpose` | pool vs `transpose` | warm pool vs memcpy | fresh pool vs fresh memcpy |")
-    print("|---|---|---|---|---|")
-    for g, a, b, c, d in ratios:
-        print(f"| {g} | {a:.2f}x | {b:.2f}x | {c:.0%} | {d:.0%} |")
+    print("| case | 1 thread vs `transpose` | pool vs `transpose` | warm pool vs memcpy | fresh pool vs fresh memcpy | warm pool vs memcpy, huge pages |")
+    print("|---|---|---|---|---|---|")
+    for g, a, b, c, d, e in ratios:
+        print(f"| {g} | {a:.2f}x | {b:.2f}x | {c:.0%} | {d:.0%} | {e} |")
     print()
     print("| element | side | this crate, 1 thread | `transpose` | ratio |")
     print("|---|---|---|---|---|")

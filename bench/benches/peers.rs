@@ -8,6 +8,9 @@
 //! (`reshape_copy_into` into a reused buffer) and fresh (`reshape_np`), on a 1-thread rayon pool
 //! and on the default pool. GB/s counts every byte read once and written once.
 //!
+//! The cases of 4 MiB and more also run warm with the source and output in transparent huge
+//! pages (this crate on the default pool, and memcpy), which shows what the TLB costs.
+//!
 //! Then one vector kernel per element size: 1024x1024 transposes of `u8`, `u16`, `f64` and
 //! `u128`, warm, one thread, against the `transpose` crate.
 //!
@@ -28,6 +31,9 @@ struct Case<A: 'static> {
     /// The C-contiguous input buffer.
     base: &'static [A],
     view: ArrayView<'static, A, IxDyn>,
+    /// The shape of `base`, and how `view` is made from a view of it.
+    shape: Vec<usize>,
+    make: fn(ArrayView<'static, A, IxDyn>) -> ArrayView<'static, A, IxDyn>,
     /// `(batches, input_width, input_height)`: each batch of `base` is an
     /// `input_height x input_width` row-major matrix, transposed into the same batch of the
     /// output.
@@ -46,6 +52,8 @@ fn transposed<A: Copy + From<u16> + 'static>(name: &'static str, n: usize) -> Ca
         name,
         base: base.as_slice().unwrap(),
         view: base.view().reversed_axes(),
+        shape: vec![n, n],
+        make: |v| v.reversed_axes(),
         peer: (1, n, n),
     }
 }
@@ -58,6 +66,8 @@ fn permuted() -> Case<f32> {
         name: "permute_64x64x64x64_0231_f32",
         base: base.as_slice().unwrap(),
         view: base.view().permuted_axes(IxDyn(&[0, 2, 3, 1])),
+        shape: vec![64; 4],
+        make: |v| v.permuted_axes(IxDyn(&[0, 2, 3, 1])),
         // out[i, k, l, j] = in[i, j, k, l]: per i, a 64 x 4096 matrix transposed.
         peer: (64, 64 * 64, 64),
     }
@@ -134,7 +144,43 @@ fn run_case<A: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static>(
         b.iter(|| warm.copy_from_slice(black_box(src)))
     });
     g.bench_function("memcpy_fresh", |b| b.iter(|| black_box(src).to_vec()));
+    // The TLB's share: the same warm copies with source and output in huge pages.
+    #[cfg(target_os = "linux")]
+    if bytes >= 4 << 20 {
+        let huge_src: &'static [A] = huge_copy(src);
+        let huge_view = (c.make)(ArrayView::from_shape(IxDyn(&c.shape), huge_src).unwrap());
+        let huge_out = huge_copy(src);
+        huge_view.reshape_copy_into(spec(), huge_out).unwrap();
+        assert_eq!(&huge_out[..], &expected[..], "{}: huge pages", c.name);
+        g.bench_function("ours_warm_pool_hugepages", |b| {
+            b.iter(|| {
+                black_box(&huge_view)
+                    .reshape_copy_into(spec(), huge_out)
+                    .map(|v| v.len())
+            })
+        });
+        g.bench_function("memcpy_warm_hugepages", |b| {
+            b.iter(|| huge_out.copy_from_slice(black_box(huge_src)))
+        });
+    }
     g.finish();
+}
+
+/// A leaked copy of `src` in 2 MiB-aligned memory advised to use transparent huge pages.
+#[cfg(target_os = "linux")]
+fn huge_copy<A: Copy>(src: &[A]) -> &'static mut [A] {
+    let bytes = std::mem::size_of_val(src);
+    let layout = std::alloc::Layout::from_size_align(bytes, 2 << 20).unwrap();
+    // SAFETY: `layout` has a non-zero size (the cases are at least 4 MiB); the advice only
+    // concerns the new allocation; `src.len()` elements of `A` are copied into it before the
+    // slice over them is made, and the allocation is never freed.
+    unsafe {
+        let p = std::alloc::alloc(layout);
+        assert!(!p.is_null(), "allocation of {bytes} bytes");
+        libc::madvise(p.cast(), bytes, libc::MADV_HUGEPAGE);
+        std::ptr::copy_nonoverlapping(src.as_ptr(), p.cast::<A>(), src.len());
+        std::slice::from_raw_parts_mut(p.cast::<A>(), src.len())
+    }
 }
 
 /// A 1024 x 1024 transpose of `A` (made from `u8` values): this crate's vector kernel for that
