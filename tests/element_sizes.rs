@@ -166,7 +166,7 @@ fn sides<T>(bytes: usize) -> (usize, usize) {
 }
 
 /// Larger layouts: strided rows (64 KiB), tiles on a 512-byte stride (32 KiB) and on a 1 KiB
-/// stride (40 KiB), tiles from
+/// stride (264 KiB), tiles from
 /// 1 MiB (odd sides: partial edge tiles), a stepped, reversed 3-D permutation (about 2 MiB),
 /// and, when `huge`, the larger tiles from 8 MiB.
 /// Not under Miri: the lib's unit tests run the tile kernel there, on a size Miri can walk.
@@ -178,9 +178,9 @@ fn large<T: Elem>(each: impl Fn(ArrayViewD<'_, T>, &str), huge: bool) {
     let cols = 512usize.div_ceil(size).max(1);
     let b = parent::<T>(&[(32 << 10) / (cols * size), cols]);
     each(b.t(), "transpose on a 512-byte stride");
-    // Source rows a multiple of 1 KiB apart past 24 KiB (the AVX-512 4-byte kernel, with tiles
-    // of 16 and of 8 along the output's rows).
-    let w = parent::<T>(&[40, 1024usize.div_ceil(size)]);
+    // Source rows a multiple of 1 KiB apart into output rows of 264 elements past 24 KiB (for
+    // 4-byte elements the AVX-512 kernel, with tiles of 16 and of 8 along the output's rows).
+    let w = parent::<T>(&[264, 1024usize.div_ceil(size)]);
     each(w.t(), "transpose on a 1 KiB stride");
     let (r, c) = sides::<T>(20 << 10);
     each(parent::<T>(&[r, c]).t(), "transpose, 20 KiB");

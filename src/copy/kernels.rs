@@ -277,7 +277,7 @@ pub(super) struct Tiles {
     /// The vector kernel ([`simd::tile`]) of the tiles whose input is contiguous along `p`, if
     /// one exists for the copy (the elements may be moved as bits), and the copy is below
     /// [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output
-    /// rows measured faster with the scalar kernel: BENCHMARKS.md, "Against the peers").
+    /// rows measured faster with the scalar kernel: BENCHMARKS.md, "The vector kernels").
     vector: Option<simd::Kernel>,
 }
 

@@ -323,9 +323,11 @@ impl Schedule {
             // where a strided row loses: large outputs, or rows whose stride in bytes maps
             // every read to a few cache sets.
             // A vector tile (plain elements of a kernel's size, contiguous along `p`) beats a
-            // strided row at every size from here (BENCHMARKS.md, "Against the peers").
+            // strided row at every size from here (BENCHMARKS.md, "The vector kernels").
             let kernel = if plain && source.strides[p] == 1 {
-                simd::kernel(elem, bytes, sq.saturating_mul(elem))
+                // The output's rows along `p`: its C-contiguous stride times the element size.
+                let out_row = source.shape[p + 1..].iter().product::<usize>() * elem;
+                simd::kernel(elem, bytes, sq.saturating_mul(elem), out_row)
             } else {
                 None
             };

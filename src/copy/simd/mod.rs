@@ -1,6 +1,7 @@
 //! Register-blocked transposes of plain-data elements: a tile of the blocked copy (see
 //! [`Tiles`](super::kernels::Tiles)) moved through vector registers in square blocks, with a
-//! kernel per element size (1, 2, 4, 8 and 16 bytes; `x86.rs`), AVX2 chosen at run time.
+//! kernel chosen once per copy ([`kernel`]) by element size (1, 2 and 4 bytes, and 8 bytes in
+//! L1), copy size, strides and the instruction sets found at run time (`x86.rs`).
 //! Elements are moved as bits (any plain type of that size), so the results are the scalar
 //! kernel's bit for bit; the scalar kernel is the twin that Miri, other element sizes and other
 //! machines run.
@@ -33,7 +34,7 @@ pub(super) fn plain_by_name<A>() -> bool {
 }
 
 /// Output rows of at most this many bytes make a tile's output dense: its blocks then run output
-/// row by output row (BENCHMARKS.md, "Against the peers").
+/// row by output row (BENCHMARKS.md, "The vector kernels").
 pub(super) const DENSE_ROW_BYTES: usize = 1024;
 
 /// The instruction sets of this machine that the kernels use, detected once: bit 0 AVX2, bit 1
@@ -106,41 +107,46 @@ pub(super) enum Kernel {
 }
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes4InL1`] for 4-byte elements:
-/// source and output then fit in a 48 KiB L1 data cache together. Measured from 16 to 25 KiB
-/// faster, from 31 KiB on slower than [`Kernel::Bytes4`] (BENCHMARKS.md, "Against the peers").
+/// source and output then fit in a 48 KiB L1 data cache together. Measured 1.2x to 1.4x
+/// [`Kernel::Bytes4`] from 16 to 25 KiB, slower from 30 KiB on (BENCHMARKS.md, "The vector
+/// kernels").
 const IN_L1_BYTES: usize = 24 * 1024;
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes8InL1`] for 8-byte elements (the
 /// scalar tiles past it). Measured 1.3x to 1.5x faster at 25 and 32 KiB, from 0.8x to 1.2x
 /// (with the buffers' addresses) at 40 and 50 KiB, slower from 63 KiB on (BENCHMARKS.md,
-/// "Against the peers").
+/// "The vector kernels").
 #[cfg(avx512)]
 const IN_L1_BYTES_8: usize = 32 * 1024;
 
-/// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart take
-/// [`Kernel::Bytes4Wide`]: the 8 rows of an 8 x 8 block then share few cache sets. Measured
-/// 1.0x to 1.5x the AVX2 kernel on such strides (256 to 2048 elements), 0.85x to 1.05x on
-/// others (BENCHMARKS.md, "Against the peers").
+/// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart, into
+/// output rows of at least this many bytes, take [`Kernel::Bytes4Wide`]: the 8 rows of an
+/// 8 x 8 block then share few cache sets. Measured 1.0x to 1.5x the AVX2 kernel on such
+/// transposes (sides 256 to 2048), 0.75x to 1.05x on other strides and on a batched permute
+/// with 256-byte output rows (BENCHMARKS.md, "The vector kernels").
 #[cfg(avx512)]
 const WIDE_STRIDE: usize = 1024;
 
 /// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes whose
-/// source rows (along the output's last axis) are `stride` bytes apart, on this machine: SSE2
+/// source rows (along the output's last axis) are `stride` bytes apart and whose output rows
+/// (along the source's contiguous axis) are `out_row` bytes apart, on this machine: SSE2
 /// (part of x86-64) for 1 and 2 bytes, AVX2 or AVX-512 for 4, AVX-512 for 8 in L1. None for
 /// other sizes: 8- and 16-byte AVX2 kernels, and the 8-byte AVX-512 one past L1, measured
-/// slower than the scalar tiles (BENCHMARKS.md, "Against the peers").
+/// slower than the scalar tiles (BENCHMARKS.md, "The vector kernels").
 #[inline]
-pub(super) fn kernel(size: usize, bytes: usize, stride: usize) -> Option<Kernel> {
+pub(super) fn kernel(size: usize, bytes: usize, stride: usize, out_row: usize) -> Option<Kernel> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         #[cfg(not(avx512))]
-        let _ = stride; // only the AVX-512 kernels look at it
+        let _ = (stride, out_row); // only the AVX-512 kernels look at them
         match size {
             1 => Some(Kernel::Bytes1),
             2 => Some(Kernel::Bytes2),
             4 if avx2() && bytes <= IN_L1_BYTES => Some(Kernel::Bytes4InL1),
             #[cfg(avx512)]
-            4 if avx512() && stride % WIDE_STRIDE == 0 => Some(Kernel::Bytes4Wide),
+            4 if avx512() && stride % WIDE_STRIDE == 0 && out_row >= WIDE_STRIDE => {
+                Some(Kernel::Bytes4Wide)
+            }
             4 if avx2() => Some(Kernel::Bytes4),
             #[cfg(avx512)]
             8 if avx512() && bytes <= IN_L1_BYTES_8 => Some(Kernel::Bytes8InL1),
@@ -149,7 +155,7 @@ pub(super) fn kernel(size: usize, bytes: usize, stride: usize) -> Option<Kernel>
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
-        let _ = (size, bytes, stride);
+        let _ = (size, bytes, stride, out_row);
         None
     }
 }
@@ -258,7 +264,7 @@ mod tests {
         for size in 0..=32 {
             for bytes in [16 * 1024, IN_L1_BYTES, IN_L1_BYTES + 1, 1 << 30] {
                 for stride in [1000, 4096] {
-                    if let Some(k) = kernel(size, bytes, stride) {
+                    if let Some(k) = kernel(size, bytes, stride, 4096) {
                         if !kernels.contains(&(k, size)) {
                             kernels.push((k, size));
                         }

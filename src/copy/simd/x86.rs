@@ -2,20 +2,20 @@
 //! the elements moved as bits (`u8`, `u16` and `f32` lanes: no arithmetic, so NaN payloads and
 //! any plain type survive unchanged).
 //!
-//! | kernel | block | instructions |
+//! | kernel | block | rounds of shuffles |
 //! |---|---|---|
-//! | 1 byte | 16 x 16 | SSE2: four rounds of byte interleaves |
-//! | 2 bytes | 8 x 8 | SSE2: three rounds of 16-bit interleaves |
-//! | 4 bytes | 8 x 8 | AVX2: whole rows loaded, two rounds of in-lane shuffles, one of lane swaps |
-//! | 4 bytes, in L1 | 8 x 8 | AVX2: half rows loaded into both lanes, two rounds of in-lane shuffles |
-//! | 4 bytes, source rows a multiple of 1 KiB apart | 16 x 16 | AVX-512F: two rounds of in-lane shuffles, two of 128-bit lane shuffles |
-//! | 8 bytes, in L1 | 8 x 8 | AVX-512F: one round of unpacks, two of 128-bit lane shuffles |
+//! | 1 byte (SSE2) | 16 x 16 | four of byte interleaves |
+//! | 2 bytes (SSE2) | 8 x 8 | three of 16-bit interleaves |
+//! | 4 bytes (AVX2) | 8 x 8 | whole rows loaded; two in lanes, one lane swap |
+//! | 4 bytes in L1 (AVX2) | 8 x 8 | half rows loaded into both lanes; two in lanes |
+//! | 4 bytes, strides of 1 KiB multiples (AVX-512F) | 16 x 16 | two in lanes, two of lanes |
+//! | 8 bytes in L1 (AVX-512F) | 8 x 8 | one of unpacks, two of lanes |
 //!
 //! The in-L1 kernel does the lane-crossing step in the load ports (`vinsertf128` from memory)
 //! instead of the shuffle port, which bounds the other kernel when the data is in L1; past L1
 //! it loses, with twice the loads. Past L1, 8-byte elements take the scalar tiles, which write
-//! whole output lines (BENCHMARKS.md, "Against the peers"). The AVX-512 kernel needs Rust 1.89
-//! (`cfg(avx512)`, set by `build.rs`).
+//! whole output lines (BENCHMARKS.md, "The vector kernels"). The AVX-512 kernels need Rust
+//! 1.89 (`cfg(avx512)`, set by `build.rs`).
 
 use std::arch::x86_64::*;
 
@@ -49,7 +49,7 @@ unsafe fn blocked<T: Copy, const B: usize>(
     };
     // Output rows outermost when the tile's output is dense (short output rows: whole lines
     // written at once); source rows outermost otherwise (sequential reads of the source rows).
-    // BENCHMARKS.md, "Against the peers".
+    // BENCHMARKS.md, "The vector kernels".
     if dp * std::mem::size_of::<T>() <= DENSE_ROW_BYTES {
         for i in (0..bi).step_by(B) {
             for j in (0..bj).step_by(B) {
