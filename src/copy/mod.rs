@@ -326,7 +326,10 @@ impl Schedule {
             // strided row at every size from here (BENCHMARKS.md, "The vector kernels").
             let kernel = if plain && source.strides[p] == 1 {
                 // The output's rows along `p`: its C-contiguous stride times the element size.
-                let out_row = source.shape[p + 1..].iter().product::<usize>() * elem;
+                let out_row = source.shape[p + 1..]
+                    .iter()
+                    .product::<usize>()
+                    .saturating_mul(elem);
                 simd::kernel(elem, bytes, sq.saturating_mul(elem), out_row)
             } else {
                 None
