@@ -52,6 +52,11 @@ impl Elem for [u8; 4] {
         (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()
     }
 }
+impl Elem for (u8, u16) {
+    fn of(i: usize) -> (u8, u16) {
+        (i as u8, (i >> 8) as u16)
+    }
+}
 impl Elem for [u8; 3] {
     fn of(i: usize) -> [u8; 3] {
         [i as u8, (i >> 8) as u8, (i >> 16) as u8]
@@ -229,9 +234,10 @@ fn four_bytes() {
     small::<f32>(check_copy);
     large::<f32>(check_copy, true);
     large::<u32>(check_copy, false);
-    // A `Copy` struct of 4 bytes: the vector tiles through `reshape_copy_into`, the generic
-    // path through the `Clone` copies.
+    // An array of 4 bytes (no padding: the vector tiles), and a `Copy` tuple of 4 bytes with a
+    // padding byte (the generic path, which never reads the padding).
     large::<[u8; 4]>(check_copy, false);
+    large::<(u8, u16)>(check_copy, false);
 }
 
 #[test]

@@ -174,8 +174,9 @@ where
     }
     let mut source = Source::at(a.as_ptr());
     source.read(a, reading);
-    // `Copy` elements: their bits are their value, so the vector kernels apply.
-    let schedule = Schedule::new(&source, n, true);
+    // `Copy` elements are still read through their type, not as bits, unless they are known to
+    // have no padding (the vector kernels read every byte).
+    let schedule = Schedule::new(&source, n, simd::plain_by_name::<A>());
     // SAFETY: as above; `source` describes `a` and the schedule's units write disjoint slots
     // that together cover `out` once.
     unsafe { run(&source, &schedule, Dst(out.as_mut_ptr()), n) };

@@ -6,14 +6,22 @@
 //! kernel's bit for bit; the scalar kernel is the twin that Miri, other element sizes and other
 //! machines run.
 
-/// An element type whose clone is a copy of its bits: the primitive numbers, `bool`, `char`.
-/// Recognized by name because stable Rust cannot ask whether a generic type is `Copy`; any
-/// other type (including `Copy` structs) takes the generic path, which is correct for all.
-/// (`reshape_copy_into`, whose elements are `Copy`, passes `plain = true` itself.)
+/// An element type whose clone is a copy of its bits and which has no padding: the primitive
+/// numbers, `bool`, `char`, and arrays of them (`[u8; 4]`, `[[f32; 2]; 3]`). Recognized by
+/// name, because stable Rust can ask a generic type neither whether it is `Copy` nor whether
+/// it has padding bytes (which the vector kernels must not read); any other type, `Copy`
+/// structs included, takes the generic path, which is correct for all.
 #[inline]
 pub(super) fn plain_by_name<A>() -> bool {
+    let mut name = std::any::type_name::<A>();
+    while let Some(array) = name.strip_prefix('[') {
+        match array.rsplit_once("; ") {
+            Some((element, len)) if len.ends_with(']') => name = element,
+            _ => return false,
+        }
+    }
     matches!(
-        std::any::type_name::<A>(),
+        name,
         "f32"
             | "f64"
             | "i8"
@@ -286,8 +294,12 @@ mod tests {
     }
 
     #[test]
-    fn primitives_are_plain_by_name() {
+    fn primitives_and_their_arrays_are_plain_by_name() {
         assert!(plain_by_name::<f32>() && plain_by_name::<u8>() && plain_by_name::<char>());
-        assert!(!plain_by_name::<String>() && !plain_by_name::<(u8, u8)>());
+        assert!(plain_by_name::<[u8; 4]>() && plain_by_name::<[[f32; 2]; 3]>());
+        // Padding, or possibly padding, or not plain data at all.
+        assert!(!plain_by_name::<(u8, u16)>() && !plain_by_name::<[(u8, u16); 2]>());
+        assert!(!plain_by_name::<String>() && !plain_by_name::<[String; 2]>());
+        assert!(!plain_by_name::<std::num::Wrapping<u8>>() && !plain_by_name::<()>());
     }
 }
