@@ -69,16 +69,10 @@ fn features() -> u8 {
 }
 
 /// Whether this machine runs the AVX2 kernels.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
 #[inline]
-pub(super) fn avx2() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    {
-        features() & 1 != 0
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    {
-        false
-    }
+fn avx2() -> bool {
+    features() & 1 != 0
 }
 
 /// Whether this machine runs the AVX-512 kernels (compiled with Rust 1.89 and later, whose
@@ -124,7 +118,7 @@ const IN_L1_BYTES: usize = 24 * 1024;
 /// scalar tiles past it). Measured 1.3x to 1.5x faster at 25 and 32 KiB, from 0.8x to 1.2x
 /// (with the buffers' addresses) at 40 and 50 KiB, slower from 63 KiB on (BENCHMARKS.md,
 /// "The vector kernels").
-#[cfg(avx512)]
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const IN_L1_BYTES_8: usize = 32 * 1024;
 
 /// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart, into
@@ -132,7 +126,7 @@ const IN_L1_BYTES_8: usize = 32 * 1024;
 /// 8 x 8 block then share few cache sets. Measured 1.0x to 1.5x the AVX2 kernel on such
 /// transposes (sides 256 to 2048), 0.75x to 1.05x on other strides and on a batched permute
 /// with 256-byte output rows (BENCHMARKS.md, "The vector kernels").
-#[cfg(avx512)]
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const WIDE_STRIDE: usize = 1024;
 
 /// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes whose
@@ -187,7 +181,6 @@ pub(super) unsafe fn tile(
     ni: usize,
     nj: usize,
 ) {
-    let _ = (src, sq, dst, dp, ni, nj);
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     {
         let n = (ni, nj);
@@ -207,7 +200,10 @@ pub(super) unsafe fn tile(
         }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-    match kernel {}
+    {
+        let _ = (src, sq, dst, dp, ni, nj);
+        match kernel {}
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri)))]
