@@ -5,8 +5,9 @@
 //! Run with `cargo run --example paddle_port`.
 
 use ndarray::{arr0, Array, Array1, ArrayD, Axis, IxDyn};
+use ndarray_reshape::args::ShapeItem;
 use ndarray_reshape::fluid::{Act, Reshape};
-use ndarray_reshape::{Paddle, ReshapeError, ReshapeExt, ShapeItem};
+use ndarray_reshape::{Paddle, ReshapeError, ReshapeExt};
 
 fn main() -> Result<(), ReshapeError> {
     // Multi-head attention: (batch, seq, hidden) -> (batch, seq, heads, hidden / heads), the

@@ -5,17 +5,17 @@
 //!
 //! `cargo run --example symbolic_graph`
 
-use ndarray_reshape::{Dim, Mx, Onnx, Paddle, ReshapeError, ShapeSpec, SymShape};
+use ndarray_reshape::{Mx, Onnx, Paddle, ReshapeError, ShapeSpec, SymDim, SymShape};
 
 /// One reshape node of the graph: its name, its spec, and what it is for.
 struct Node {
     name: &'static str,
-    spec: Box<dyn ShapeSpec>,
+    spec: Box<dyn ShapeSpec<Rank = ndarray::IxDyn>>,
 }
 
 fn main() -> Result<(), ReshapeError> {
-    let (b, t) = (Dim::sym("B"), Dim::sym("T"));
-    let k = Dim::from;
+    let (b, t) = (SymDim::sym("B"), SymDim::sym("T"));
+    let k = SymDim::from;
     let heads = 8;
     let hidden = 512;
 
@@ -48,7 +48,7 @@ fn main() -> Result<(), ReshapeError> {
     // The input of each node: the first is the graph input; after "split heads" a transpose
     // [0, 2, 1, 3] (not a reshape) puts the heads before the tokens, and after "unfold" the
     // inverse transpose puts them back.
-    let mut x: Vec<Dim> = vec![b, t, k(512)];
+    let mut x: Vec<SymDim> = vec![b, t, k(512)];
     for (i, node) in graph.iter().enumerate() {
         let s: SymShape = node.spec.infer_symbolic(&x)?;
         println!("{}", node.name);
@@ -83,7 +83,7 @@ fn main() -> Result<(), ReshapeError> {
     Ok(())
 }
 
-fn show(dims: &[Dim]) -> String {
-    let v: Vec<String> = dims.iter().map(Dim::to_string).collect();
+fn show(dims: &[SymDim]) -> String {
+    let v: Vec<String> = dims.iter().map(SymDim::to_string).collect();
     format!("[{}]", v.join(", "))
 }

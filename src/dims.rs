@@ -55,7 +55,7 @@ impl From<ndarray::Order> for Order {
 /// The order a reshape actually reads in: an [`Order`] with `A` resolved against the input's
 /// layout ([`layout::reading`](crate::layout::reading)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reading {
+pub enum Reading {
     /// Row-major: the last axis is read fastest.
     C,
     /// Column-major: the first axis is read fastest.
@@ -175,27 +175,37 @@ pub(crate) fn dim_filled<E: Dimension>(n: usize, fill: impl FnOnce(&mut [usize])
     d
 }
 
-/// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()`.
+/// `v` as a dimension of type `E`, whose rank the caller has checked to be `v.len()`: built
+/// from the slice for `IxDyn` (one copy), filled in place for a fixed rank.
 #[inline(always)]
-pub(crate) fn typed_dim<E: Dimension>(v: &[usize]) -> E {
+pub(crate) fn typed_dim<E: Dimension + 'static>(v: &[usize]) -> E {
     debug_assert!(E::NDIM.unwrap_or(v.len()) == v.len());
+    if E::NDIM.is_none() {
+        // `E` is `IxDyn`: `IxDyn(v)` copies once, where `zeros` and a fill copy twice
+        // (BENCHMARKS.md, "The view path").
+        let mut d = Some(ndarray::IxDyn(v));
+        if let Some(e) = (&mut d as &mut dyn std::any::Any).downcast_mut::<Option<E>>() {
+            if let Some(e) = e.take() {
+                return e;
+            }
+        }
+    }
     dim_filled(v.len(), |d| d.copy_from_slice(v))
 }
 
-/// `shape` with ndarray's default strides for it in `reading`, as dims built by `mk` (`IxDyn`,
-/// or [`typed_dim`]): the layout of a contiguous view or copy. A fixed rank takes ndarray's own
+/// `shape` with ndarray's default strides for it in `reading`, as dims of type `E` (of rank
+/// `shape.len()`): the layout of a contiguous view or copy. A fixed rank takes ndarray's own
 /// default strides; an `IxDyn` has them written in place (see [`dim_filled`]).
 #[inline(always)]
-pub(crate) fn contiguous_dims<E: Dimension>(
+pub(crate) fn contiguous_dims<E: Dimension + 'static>(
     shape: &[usize],
     reading: Reading,
-    mk: impl Fn(&[usize]) -> E,
 ) -> StrideShape<E> {
     if E::NDIM.is_some() {
-        return mk(shape).set_f(reading == Reading::F).into();
+        return typed_dim::<E>(shape).set_f(reading == Reading::F).into();
     }
     let strides = dim_filled(shape.len(), |s| fill_strides(shape, reading, s, |v| v));
-    mk(shape).strides(strides)
+    typed_dim::<E>(shape).strides(strides)
 }
 
 /// The strides of a contiguous array of `shape` in `reading` into `out` (as long as `shape`):

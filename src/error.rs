@@ -153,9 +153,9 @@ impl ErrorContext {
     /// for a concrete one, whose shape is [`input`](Self::input).
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let n = Dim::sym("N");
-    /// let err = Onnx::new([0, 4, -1]).infer_symbolic(&[n, Dim::from(3), Dim::from(5)]).unwrap_err();
+    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// let n = SymDim::sym("N");
+    /// let err = Onnx::new([0, 4, -1]).infer_symbolic(&[n, SymDim::from(3), SymDim::from(5)]).unwrap_err();
     /// assert_eq!(err.context().symbolic_input(), Some("[N, 3, 5]"));
     /// assert!(err.context().input().is_empty());
     /// ```
@@ -298,9 +298,9 @@ rules! {
     /// [`reshape_copy_into`](crate::ReshapeExt::reshape_copy_into) was given an output buffer
     /// whose length is not the array's element count.
     OutputLength => "output_length",
-    /// A rank-typed method (such as
-    /// [`reshape_with_dim`](crate::ReshapeExt::reshape_with_dim)) was asked for a dimension
-    /// type whose rank differs from the rank the spec gives.
+    /// A spec with a rank type ([`ShapeSpec::dim`](crate::ShapeSpec::dim)), or
+    /// [`IntoDim::into_dim`](crate::IntoDim::into_dim), was asked for a dimension type whose
+    /// rank differs from the rank of the shape.
     RankMismatch => "rank_mismatch",
     /// The output of a copy could not be allocated: more memory than the system gives, or a
     /// byte count past `usize::MAX`. The detail names the element count and the bytes.

@@ -24,7 +24,8 @@ use std::sync::Arc;
 use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
-use crate::{IntoSpec, IntoSpecList, Paddle, ReshapeError, ReshapeExt};
+use crate::args::{IntoSpec, IntoSpecList};
+use crate::{Paddle, ReshapeError, ReshapeExt};
 
 /// A user activation: a function over the reshaped array, in place.
 pub type ActFn<A> = Arc<dyn Fn(ArrayViewMut<'_, A, IxDyn>) + Send + Sync>;
@@ -162,7 +163,7 @@ pub struct Reshape<A> {
 }
 
 impl<A: Float + Send + Sync> Reshape<A> {
-    /// The `shape` argument: a list, a shape tensor, a list with [`ShapeItem`](crate::ShapeItem)s,
+    /// The `shape` argument: a list, a shape tensor, a list with [`ShapeItem`](crate::args::ShapeItem)s,
     /// or a [`Paddle`] spec.
     ///
     /// ```
@@ -171,7 +172,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// let y = r.run(ndarray::Array::zeros(8)).unwrap();
     /// assert_eq!(y.shape(), &[2, 4]);
     /// ```
-    pub fn new(shape: impl IntoSpec<Paddle>) -> Self {
+    pub fn new(shape: impl IntoSpec<Paddle, Spec = Paddle>) -> Self {
         Reshape {
             spec: shape.into_spec(),
             act: None,

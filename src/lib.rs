@@ -174,12 +174,29 @@
 //! | [`reshape_owned`](ReshapeExt::reshape_owned) | a fresh copy | a fresh copy |
 //! | [`reshape_copy_into`](ReshapeExt::reshape_copy_into) (`Copy` elements) | a copy into your buffer, viewed | a copy into your buffer, viewed |
 //!
-//! Results have a dynamic rank (`IxDyn`). When the target rank is known,
-//! [`reshape_with_dim`](ReshapeExt::reshape_with_dim),
-//! [`reshape_view_dim`](ReshapeExt::reshape_view_dim) and
-//! [`reshape_owned_dim`](ReshapeExt::reshape_owned_dim) return it typed (`Ix1`, `Ix2`, ...),
-//! which skips building an `IxDyn` (most of the fixed cost of a small reshape); a spec of
-//! another rank is [`ReshapeError::RankMismatch`].
+//! | [`reshape_in_place`](ReshapeExt::reshape_in_place) (`&mut`) | the array takes the new shape, same buffer | [`ReshapeError::NeedsCopy`], the array as it was |
+//! | [`to_layout`](ReshapeExt::to_layout) (no reshape) | a fresh C- or F-contiguous copy | a fresh C- or F-contiguous copy |
+//!
+//! Results have a dynamic rank (`IxDyn`). When the target rank is known, give it to the spec:
+//! [`spec.dim::<E>()`](ShapeSpec::dim) makes every mode return dims of type `E` (`Ix1`,
+//! `Ix2`, ...), which skips building an `IxDyn` (most of the fixed cost of a small reshape); a
+//! spec of another rank is [`ReshapeError::RankMismatch`].
+//!
+//! ```
+//! use ndarray::{Array, Array2, ArrayView2, Ix2};
+//! use ndarray_reshape::{Mx, Order, Paddle, ReshapeExt, ShapeSpec};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+//! let v: ArrayView2<'_, i32> = x.reshape_view(Mx::new([-3, 0]).dim::<Ix2>())?;
+//! let o: Array2<i32> = x.reshape_owned(Paddle::new([4, -1]).dim::<Ix2>())?;
+//! assert_eq!((v.dim(), o.dim()), ((6, 4), (4, 6)));
+//! // The fast `as_standard_layout`: a transposed array made C-contiguous in one copy.
+//! let c: Array2<i32> = o.t().to_layout(Order::C)?;
+//! assert!(c.is_standard_layout() && c == o.t());
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! The methods work on every storage and on ndarray 0.17's [`ArrayRef`](ndarray::ArrayRef),
 //! the type functions written for any storage take (all but the consuming `into_reshape`):
@@ -241,7 +258,7 @@
 //! # Symbolic shapes
 //!
 //! Graphs rarely have a fixed batch: ONNX inputs carry `N` or `batch_size`, MXNet and Paddle
-//! graphs `-1`. [`ShapeSpec::infer_symbolic`] runs each dialect's own algorithm on [`Dim`]s, a
+//! graphs `-1`. [`ShapeSpec::infer_symbolic`] runs each dialect's own algorithm on [`SymDim`]s, a
 //! known size or a product of named symbols with a coefficient (`8*N`, `B*T`, `3*N/2`), and
 //! returns a [`SymShape`]: exact where the division is exact, with [`Condition`]s where it
 //! holds only for some values, an error where it holds for none. It never rounds a division
@@ -253,10 +270,10 @@
 //! symbolic dim), and print the conditions as runtime asserts.
 //!
 //! ```
-//! use ndarray_reshape::{Dim, Mx, Onnx, Paddle, ShapeSpec};
+//! use ndarray_reshape::{SymDim, Mx, Onnx, Paddle, ShapeSpec};
 //!
 //! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-//! let (b, t, k) = (Dim::sym("B"), Dim::sym("T"), Dim::from);
+//! let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
 //! let x = [b, t, k(512)];
 //! // Split the hidden dim into 8 heads, then flatten the tokens.
 //! let heads = Paddle::new([0, 0, 8, -1]).infer_symbolic(&x)?;
@@ -292,7 +309,9 @@
 // Table-driven unit tests use tuple-typed tables.
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
-// Modules from the leaves to the API; each imports only from those above it.
+// Modules in alphabetical order; the imports run one way, from the leaves (`error`, `small`,
+// `dims`) through `spec`, `sym`, `layout`, `view` and `copy` to `ext` and `fluid`
+// (`python3 ../shared/tools/modcycles.py .` prints the graph).
 mod copy;
 mod dims;
 pub mod error;
@@ -307,7 +326,7 @@ mod view;
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{Dialect, ErrorContext, ReshapeError};
-pub use ext::ReshapeExt;
+pub use ext::{IntoDim, ReshapeExt};
 pub use spec::like::Like;
 pub use spec::lower::OnnxNode;
 pub use spec::mx::{Mx, MxTarget};
@@ -315,13 +334,12 @@ pub use spec::np::Np;
 pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
-pub use spec::ShapeSpec;
-pub use sym::{Condition, Dim, SymShape, MAX_SYMBOLS};
+pub use spec::{Ranked, ShapeSpec};
+pub use sym::{Condition, SymDim, SymShape, MAX_SYMBOLS};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling
 /// the crate rarely names them; they are here for generic code and for reading signatures.
-/// Each is also available at the crate root.
 ///
 /// ```
 /// use ndarray_reshape::args::IntoSpecList;
@@ -335,22 +353,11 @@ pub use sym::{Condition, Dim, SymShape, MAX_SYMBOLS};
 /// assert_eq!(mx_node(vec![2i32, -1], true), Mx::new([2, -1]).reverse(true));
 /// ```
 pub mod args {
-    pub use crate::ext::{IntoDim, IntoReshapeClone};
+    pub use crate::ext::IntoReshapeClone;
     pub use crate::spec::like::IntoLike;
     pub use crate::spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
     pub use crate::view::IntoReshapeData;
 }
-
-#[doc(inline)]
-pub use args::IntoDim;
-#[doc(hidden)]
-pub use args::{IntoLike, IntoReshapeClone, IntoReshapeData, IntoSpec, IntoSpecList};
-#[doc(hidden)]
-pub use args::{ShapeItem, SpecInt, SpecList};
-
-/// The former name of [`IntoSpecList`].
-#[doc(hidden)]
-pub use spec::IntoSpecList as SpecValues;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

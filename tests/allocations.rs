@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use ndarray::{s, Array, Array2, ArrayD, Ix1, Ix2, Ix4, IxDyn};
-use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};
+use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt, ShapeSpec};
 
 /// The system allocator, counting on each thread the allocations made by it, and those of at
 /// least [`BIG`] bytes (element buffers, never dims) among them.
@@ -74,7 +74,7 @@ fn views_allocate_nothing_up_to_four_axes() -> R {
         .into_shape_with_order((8, 8, 8, 8))
         .unwrap();
     let v = a.view();
-    let (n, r) = allocations(|| v.reshape_view_dim::<Ix2>(Np::new([64, 64], Order::C)));
+    let (n, r) = allocations(|| v.reshape_view(Np::new([64, 64], Order::C).dim::<Ix2>()));
     assert_eq!(
         (n, r?.as_ptr()),
         ((0, 0), a.as_ptr()),
@@ -93,7 +93,8 @@ fn views_allocate_nothing_up_to_four_axes() -> R {
         .into_shape_with_order((32, 32, 32))
         .unwrap();
     let strided = b.slice(s![..;-1, .., 1..;2]);
-    let (n, r) = allocations(|| strided.reshape_with_dim::<Ix4>(Np::new([4, 8, 32, 16], Order::C)));
+    let (n, r) =
+        allocations(|| strided.reshape_with(Np::new([4, 8, 32, 16], Order::C).dim::<Ix4>()));
     let r = r?;
     assert_eq!((n, r.is_view()), ((0, 0), true), "typed strided view");
     assert_eq!(r.as_ptr(), strided.as_ptr());
@@ -119,7 +120,7 @@ fn copies_allocate_their_output_once() -> R {
     for side in [16usize, 512] {
         let a = Array2::from_shape_fn((side, side), |(i, j)| (i * side + j) as f32);
         let t = a.t();
-        let (n, r) = allocations(|| t.reshape_with_dim::<Ix1>(Np::new([-1], Order::C)));
+        let (n, r) = allocations(|| t.reshape_with(Np::new([-1], Order::C).dim::<Ix1>()));
         let r = r?;
         // Nothing but the output for a small copy; the plan of a large one keeps a few small
         // tables besides.
@@ -158,9 +159,14 @@ fn a_copy_into_a_given_buffer_allocates_no_elements() -> R {
 /// (the symbols themselves are interned once, when first named).
 #[test]
 fn symbolic_inference_allocates_nothing() -> R {
-    use ndarray_reshape::{Dim, Npx, Onnx, Paddle, ShapeSpec};
-    let (b, t, h, n) = (Dim::sym("B"), Dim::sym("T"), Dim::sym("H"), Dim::sym("N"));
-    let k = Dim::from;
+    use ndarray_reshape::{Npx, Onnx, Paddle, ShapeSpec, SymDim};
+    let (b, t, h, n) = (
+        SymDim::sym("B"),
+        SymDim::sym("T"),
+        SymDim::sym("H"),
+        SymDim::sym("N"),
+    );
+    let k = SymDim::from;
     let input = [b, t, h, k(64), n, k(1), k(2), k(3)];
     let (count, s) = allocations(|| Onnx::new([0, 0, 0, 0, -1]).infer_symbolic(&input));
     assert_eq!(count, (0, 0));

@@ -8,7 +8,9 @@ use ndarray::{
     IxDyn,
 };
 use ndarray_reshape::fluid::Reshape;
-use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt};
+use ndarray_reshape::{
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+};
 
 /// Every borrowing method on `$a`, each result as an owned `IxDyn` array (or the error's
 /// text): the same calls for an `&ArrayRef` and for the array itself.
@@ -31,7 +33,7 @@ macro_rules! every_call {
             own(a.reshape_with(Np::new([4, -1], Order::C))),
             a.reshape_owned(Np::new([-1], Order::F))
                 .map_err(|e| e.to_string()),
-            a.reshape_owned_dim::<Ix2>(Np::new([2, -1], Order::C))
+            a.reshape_owned(Np::new([2, -1], Order::C).dim::<Ix2>())
                 .map(|v| v.into_dyn())
                 .map_err(|e| e.to_string()),
             a.reshape_view(Mx::new([-1]))
@@ -50,9 +52,9 @@ fn through_ref<D: Dimension>(
 ) -> (Vec<Result<ArrayD<i32>, String>>, [bool; 3]) {
     let views = [
         a.reshape_mx([-1]).is_ok_and(|c| c.is_view()),
-        a.reshape_with_dim::<Ix2>(Np::new([2, -1], Order::C))
+        a.reshape_with(Np::new([2, -1], Order::C).dim::<Ix2>())
             .is_ok_and(|c| c.is_view() && c.as_ptr() == a.as_ptr()),
-        a.reshape_view_dim::<Ix3>(Mx::new([-4, 1, -1, -2]))
+        a.reshape_view(Mx::new([-4, 1, -1, -2]).dim::<Ix3>())
             .is_ok_and(|v| v.as_ptr() == a.as_ptr()),
     ];
     (every_call!(a), views)
@@ -152,7 +154,7 @@ fn spec_values_and_like_rhs_borrowed_as_array_ref() {
     // Paddle's shape items: a one-element tensor borrowed as an `ArrayRef`.
     let four: Array1<i32> = array![4];
     let r: &ArrayRef1<i32> = &four;
-    let spec = Paddle::new(vec![ndarray_reshape::ShapeItem::from(r), (-1).into()]);
+    let spec = Paddle::new(vec![ndarray_reshape::args::ShapeItem::from(r), (-1).into()]);
     assert_eq!(x.reshape_paddle(spec).unwrap().shape(), &[4, 3]);
 
     // A 2-D tensor as a shape: the same error as through the array.

@@ -6,10 +6,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use ndarray::{Array, Array1, ArrayD, ArrayView, ArrayViewMut, Axis, IxDyn, ShapeBuilder};
+use ndarray_reshape::args::ShapeItem;
 use ndarray_reshape::layout::{is_c_contiguous, is_f_contiguous, resolve_order};
 use ndarray_reshape::{
-    Like, Mx, Np, Npx, Onnx, OnnxNode, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem,
-    ShapeSpec,
+    Like, Mx, Np, Npx, Onnx, OnnxNode, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
 };
 use serde_json::Value;
 

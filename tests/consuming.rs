@@ -2,7 +2,7 @@
 //! permit, else a copy), `into_reshape_dim`, and the typed mutable and buffer modes.
 
 use ndarray::{array, s, ArcArray, Array, CowArray, Ix1, Ix2, Ix3, IxDyn};
-use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};
+use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt, ShapeSpec};
 
 type R = Result<(), ReshapeError>;
 
@@ -20,7 +20,7 @@ fn owned_keeps_its_buffer_or_copies() -> R {
     assert_eq!((b.shape(), b.as_ptr()), (&[2, 6][..], ptr));
     // A transposed owned array: C order needs a copy, whose values are the transpose's.
     let t = grid().reversed_axes();
-    let c = t.into_reshape_clone_dim::<Ix1>(Mx::new([-1]))?;
+    let c = t.into_reshape_clone(Mx::new([-1]).dim::<Ix1>())?;
     assert_eq!(c, array![0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11]);
     // A sliced owned array (data not at the start of its buffer), negative strides.
     let sl = grid().slice_move(s![1.., ..;-1]);
@@ -34,7 +34,7 @@ fn views_become_cow_arrays_of_their_lifetime() -> R {
     let a = grid();
     let v: CowArray<'_, i32, IxDyn> = a.view().into_reshape_clone(Mx::new([-1]))?;
     assert!(v.is_view() && v.as_ptr() == a.as_ptr());
-    let c: CowArray<'_, i32, Ix2> = a.t().into_reshape_clone_dim::<Ix2>(Mx::new([2, -1]))?;
+    let c: CowArray<'_, i32, Ix2> = a.t().into_reshape_clone(Mx::new([2, -1]).dim::<Ix2>())?;
     assert!(!c.is_view());
     assert_eq!(c, array![[0, 4, 8, 1, 5, 9], [2, 6, 10, 3, 7, 11]]);
     // F order reads the transpose as the original buffer: a view again.
@@ -73,12 +73,15 @@ fn arc_and_cow_arrays() -> R {
 #[test]
 fn typed_consuming_and_errors() -> R {
     let a = grid();
-    let v = a.view().into_reshape_dim::<Ix3>(Mx::new([1, 3, 4]))?;
+    let v = a.view().into_reshape(Mx::new([1, 3, 4]).dim::<Ix3>())?;
     assert_eq!(v.dim(), (1, 3, 4));
-    let err = a.view().into_reshape_dim::<Ix3>(Mx::new([-1])).unwrap_err();
+    let err = a
+        .view()
+        .into_reshape(Mx::new([-1]).dim::<Ix3>())
+        .unwrap_err();
     assert!(matches!(err, ReshapeError::RankMismatch(_)));
     let err = grid()
-        .into_reshape_clone_dim::<Ix3>(Mx::new([-1]))
+        .into_reshape_clone(Mx::new([-1]).dim::<Ix3>())
         .unwrap_err();
     assert!(matches!(err, ReshapeError::RankMismatch(_)));
     let err = grid().into_reshape_clone(Mx::new([5, -1])).unwrap_err();
@@ -87,16 +90,16 @@ fn typed_consuming_and_errors() -> R {
     let err = m
         .view_mut()
         .reversed_axes()
-        .reshape_view_mut_dim::<Ix1>(Mx::new([-1]))
+        .reshape_view_mut(Mx::new([-1]).dim::<Ix1>())
         .unwrap_err();
     assert!(matches!(err, ReshapeError::NeedsCopy(_)));
     let mut buf = [0; 11];
     let err = a
-        .reshape_copy_into_dim::<Ix1>(Mx::new([-1]), &mut buf)
+        .reshape_copy_into(Mx::new([-1]).dim::<Ix1>(), &mut buf)
         .unwrap_err();
     assert!(matches!(err, ReshapeError::OutputLength(_)));
     let err = a
-        .reshape_copy_into_dim::<Ix3>(Mx::new([-1]), &mut [0; 12])
+        .reshape_copy_into(Mx::new([-1]).dim::<Ix3>(), &mut [0; 12])
         .unwrap_err();
     assert!(matches!(err, ReshapeError::RankMismatch(_)));
     Ok(())

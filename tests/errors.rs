@@ -2,8 +2,9 @@
 //! the rule, the input shape, the spec and (where one entry broke the rule) its position.
 
 use ndarray::{array, s, Array};
+use ndarray_reshape::args::ShapeItem;
 use ndarray_reshape::{
-    Dialect, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeItem, ShapeSpec,
+    Dialect, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
 };
 
 fn pin(err: ReshapeError, category: &str, position: Option<usize>, message: &str) {
@@ -195,7 +196,7 @@ fn output_length() {
     assert!(matches!(e, ReshapeError::OutputLength(_)));
     assert!(buf.iter().all(|&v| v == 7), "untouched on error");
     pin(e, "output_length", None,
-        "output_length: the output buffer holds 25 elements, the reshape writes 24; input shape [2, 3, 4], mxnet spec [-1, 4]");
+        "output_length: the output buffer holds 25 elements, the copy writes 24; input shape [2, 3, 4], mxnet spec [-1, 4]");
     // The spec's own errors come first.
     let e = x.reshape_copy_into(Mx::new([5]), &mut buf).unwrap_err();
     assert_eq!(e.category(), "size_mismatch");
@@ -258,26 +259,26 @@ fn rank_mismatch() {
         .into_shape_with_order((2, 3, 4))
         .unwrap();
     let e = x
-        .reshape_with_dim::<ndarray::Ix2>(Mx::new([-1]))
+        .reshape_with(Mx::new([-1]).dim::<ndarray::Ix2>())
         .unwrap_err();
     assert!(matches!(e, ReshapeError::RankMismatch(_)));
     pin(e, "rank_mismatch", None,
-        "rank_mismatch: the spec gives shape [24] of rank 1, the requested dimension type has rank 2; input shape [2, 3, 4], mxnet spec [-1]");
+        "rank_mismatch: the spec gives shape [24] of rank 1, the requested dimension type Ix2 has rank 2; input shape [2, 3, 4], mxnet spec [-1]");
     // The rank is checked before the strides: a transposed input asked for the wrong rank in a
     // strict view gets the rank error, not `needs_copy`.
     let e = x
         .t()
-        .reshape_view_dim::<ndarray::Ix3>(Np::new([-1], Order::C))
+        .reshape_view(Np::new([-1], Order::C).dim::<ndarray::Ix3>())
         .unwrap_err();
     assert_eq!(e.category(), "rank_mismatch");
     let e = x
         .t()
-        .reshape_view_dim::<ndarray::Ix1>(Np::new([-1], Order::C))
+        .reshape_view(Np::new([-1], Order::C).dim::<ndarray::Ix1>())
         .unwrap_err();
     assert_eq!(e.category(), "needs_copy");
     // The spec's own errors come first.
     let e = x
-        .reshape_owned_dim::<ndarray::Ix2>(Mx::new([5]))
+        .reshape_owned(Mx::new([5]).dim::<ndarray::Ix2>())
         .unwrap_err();
     assert_eq!(e.category(), "size_mismatch");
 }

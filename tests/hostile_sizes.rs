@@ -8,7 +8,9 @@
 
 use ndarray::{Array, Array1, ArrayView2, Ix1, Ix2};
 use ndarray_reshape::fluid::{Act, Reshape};
-use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt};
+use ndarray_reshape::{
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+};
 
 const SIDE: usize = 1 << 20;
 
@@ -49,11 +51,11 @@ fn every_allocating_method_returns_the_error() {
     assert_alloc_failed(x.reshape_with(Np::new([-1], Order::C)), "reshape_with");
     assert_alloc_failed(x.reshape_owned(Mx::new([-1])), "reshape_owned");
     assert_alloc_failed(
-        x.reshape_with_dim::<Ix1>(Npx::new([-1])),
+        x.reshape_with(Npx::new([-1]).dim::<Ix1>()),
         "reshape_with_dim",
     );
     assert_alloc_failed(
-        x.reshape_owned_dim::<Ix1>(Onnx::new([-1])),
+        x.reshape_owned(Onnx::new([-1]).dim::<Ix1>()),
         "reshape_owned_dim",
     );
     // reshape_owned copies even where a view is possible.

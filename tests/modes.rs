@@ -2,7 +2,7 @@
 //! contiguous in the reading order, strict modes refuse to copy, consuming modes keep storage.
 
 use ndarray::{arr0, array, s, ArcArray, Array, ArrayD, CowArray, Ix3, IxDyn, ShapeBuilder};
-use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt};
+use ndarray_reshape::{Like, Mx, Np, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec};
 
 type R = Result<(), ReshapeError>;
 
@@ -404,11 +404,11 @@ fn rank_typed_results_on_odd_strides_empty_and_0d() -> R {
     use ndarray::{Ix0, Ix1, Ix2, Ix4};
     let x = x234();
     // A view keeps the pointer and has the dynamic-rank view's strides.
-    let v = x.reshape_with_dim::<Ix4>(Mx::new([-4, 1, -1, -2]))?;
+    let v = x.reshape_with(Mx::new([-4, 1, -1, -2]).dim::<Ix4>())?;
     assert!(v.is_view());
     assert_eq!((v.dim(), v.as_ptr()), ((1, 2, 3, 4), x.as_ptr()));
     let xv = x.view();
-    let m = xv.reshape_view_dim::<Ix2>(Paddle::new([0, -1]))?;
+    let m = xv.reshape_view(Paddle::new([0, -1]).dim::<Ix2>())?;
     assert_eq!((m.dim(), m.strides()), ((2, 12), &[12isize, 1][..]));
     // Negative and stepped strides: views where NumPy gives one, with the same values.
     for w in [
@@ -417,34 +417,34 @@ fn rank_typed_results_on_odd_strides_empty_and_0d() -> R {
         x.slice(s![..;-1, ..;-1, ..;-1]),
     ] {
         let d = w.reshape_mx([-1, 0])?;
-        let t = w.reshape_with_dim::<Ix2>(Mx::new([-1, 0]))?;
+        let t = w.reshape_with(Mx::new([-1, 0]).dim::<Ix2>())?;
         assert_eq!((t.is_view(), t.strides()), (d.is_view(), d.strides()));
         assert_eq!(t.into_dyn(), d);
         let wt = w.t();
-        let flat = wt.reshape_with_dim::<Ix1>(Np::new([-1], Order::C))?;
+        let flat = wt.reshape_with(Np::new([-1], Order::C).dim::<Ix1>())?;
         assert!(!flat.is_view() && flat.is_standard_layout());
         assert_eq!(flat.to_vec(), w.t().iter().copied().collect::<Vec<_>>());
-        let f = w.reshape_owned_dim::<Ix2>(Np::new([4, -1], Order::F))?;
+        let f = w.reshape_owned(Np::new([4, -1], Order::F).dim::<Ix2>())?;
         assert!(f.t().is_standard_layout());
         assert_eq!(f.into_dyn(), w.reshape_owned(Np::new([4, -1], Order::F))?);
     }
     // A broadcast input (zero strides) copies.
     let b = array![1, 2, 3];
     let bb = b.broadcast((4, 3)).unwrap();
-    let t = bb.reshape_with_dim::<Ix1>(Mx::new([-1]))?;
+    let t = bb.reshape_with(Mx::new([-1]).dim::<Ix1>())?;
     assert_eq!(t.to_vec(), [1, 2, 3].repeat(4));
     // Empty and 0-d.
     let e = x.slice(s![.., 0..0, ..]);
-    let z = e.reshape_with_dim::<Ix2>(Paddle::new([0, -1]))?;
+    let z = e.reshape_with(Paddle::new([0, -1]).dim::<Ix2>())?;
     assert_eq!(z.shape(), e.reshape_paddle([0, -1])?.shape());
     assert_eq!(z.len(), 0);
-    let z = e.reshape_owned_dim::<Ix1>(Np::new([0], Order::C))?;
+    let z = e.reshape_owned(Np::new([0], Order::C).dim::<Ix1>())?;
     assert_eq!(z.dim(), 0);
     let a0 = arr0(7);
-    assert_eq!(a0.reshape_with_dim::<Ix2>(Mx::new([1, 1]))?[[0, 0]], 7);
+    assert_eq!(a0.reshape_with(Mx::new([1, 1]).dim::<Ix2>())?[[0, 0]], 7);
     let one = array![[5]];
     assert_eq!(
-        one.reshape_view_dim::<Ix0>(Np::new([0i64; 0], Order::C))?[()],
+        one.reshape_view(Np::new([0i64; 0], Order::C).dim::<Ix0>())?[()],
         5
     );
     Ok(())

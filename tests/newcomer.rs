@@ -1,7 +1,7 @@
 //! What a new user writes in their first hour, as code that must compile and pass.
 
 use ndarray::{array, Array};
-use ndarray_reshape::{Np, ReshapeError, ReshapeExt};
+use ndarray_reshape::{Np, ReshapeError, ReshapeExt, ShapeSpec};
 
 /// ndarray's own `Order` works wherever an order is passed, next to this crate's.
 #[test]
@@ -42,7 +42,8 @@ fn specs_by_value_or_borrowed() -> Result<(), ReshapeError> {
 #[test]
 fn small_frictions() -> Result<(), ReshapeError> {
     use ndarray::arr0;
-    use ndarray_reshape::{Like, Order, Paddle, ShapeItem, ShapeSpec};
+    use ndarray_reshape::args::ShapeItem;
+    use ndarray_reshape::{Like, Order, Paddle, ShapeSpec};
     let x = Array::from_iter(0..24)
         .into_shape_with_order((2, 3, 4))
         .unwrap();
@@ -79,7 +80,7 @@ fn typed_view_keeps_the_callers_lifetime() -> Result<(), ReshapeError> {
     use ndarray_reshape::Mx;
 
     fn merge_heads<'a>(x: ArrayView3<'a, f32>) -> Result<ArrayView2<'a, f32>, ReshapeError> {
-        x.into_reshape_dim::<Ix2>(Mx::new([0, -3]))
+        x.into_reshape(Mx::new([0, -3]).dim::<Ix2>())
     }
     let a = Array::<f32, _>::ones((2, 3, 4));
     let v = merge_heads(a.view())?;
@@ -123,14 +124,14 @@ fn typed_results_from_headline_calls() -> Result<(), ReshapeError> {
     assert_eq!(t.dim(), (2, 3, 5, 4));
     let m = x.reshape_mx([-3, 0])?.into_dim::<Ix2>()?;
     assert_eq!(rows(m.view()), 10);
-    let typed = x.reshape_with_dim::<Ix2>(Paddle::new([0, -1]))?;
+    let typed = x.reshape_with(Paddle::new([0, -1]).dim::<Ix2>())?;
     assert_eq!(rows(typed.view()), 2);
     let mut y = x.clone();
-    let mut v = y.reshape_view_mut_dim::<Ix2>(Paddle::new([-1, 12]))?;
+    let mut v = y.reshape_view_mut(Paddle::new([-1, 12]).dim::<Ix2>())?;
     v[[9, 11]] = 1.0;
     assert_eq!(y[[1, 4, 11]], 1.0);
     let mut buf = vec![0.0; 120];
-    let c = x.reshape_copy_into_dim::<Ix2>(Paddle::new([12, -1]), &mut buf)?;
+    let c = x.reshape_copy_into(Paddle::new([12, -1]).dim::<Ix2>(), &mut buf)?;
     assert_eq!(c.dim(), (12, 10));
     let err = x.reshape_mx([-1])?.into_dim::<Ix2>().unwrap_err();
     assert!(matches!(err, ReshapeError::RankMismatch(_)));

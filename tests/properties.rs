@@ -97,13 +97,13 @@ fn build<'a>(base: &'a ArrayD<i64>, r: &Recipe) -> ArrayView<'a, i64, IxDyn> {
 
 /// The rank-typed methods with dimension type `E` (of the target's rank) give what the
 /// `IxDyn` ones give: the same view (pointer and strides) or the same contiguous copy, typed.
-fn typed_agrees<E: Dimension>(
+fn typed_agrees<E: Dimension + 'static>(
     x: &ArrayView<'_, i64, IxDyn>,
     spec: &[i64],
     order: Order,
     y: &CowArray<'_, i64, IxDyn>,
 ) -> Result<(), TestCaseError> {
-    let t = x.reshape_with_dim::<E>(Np::new(spec, order)).unwrap();
+    let t = x.reshape_with(Np::new(spec, order).dim::<E>()).unwrap();
     prop_assert_eq!(t.shape(), y.shape());
     prop_assert_eq!(t.strides(), y.strides());
     prop_assert_eq!(t.is_view(), y.is_view());
@@ -111,12 +111,12 @@ fn typed_agrees<E: Dimension>(
         prop_assert_eq!(t.as_ptr(), y.as_ptr());
     }
     prop_assert!(t.iter().eq(y.iter()));
-    let v = x.reshape_view_dim::<E>(Np::new(spec, order));
+    let v = x.reshape_view(Np::new(spec, order).dim::<E>());
     prop_assert_eq!(v.is_ok(), y.is_view());
     if let Ok(v) = v {
         prop_assert_eq!((v.as_ptr(), v.strides()), (y.as_ptr(), y.strides()));
     }
-    let o = x.reshape_owned_dim::<E>(Np::new(spec, order)).unwrap();
+    let o = x.reshape_owned(Np::new(spec, order).dim::<E>()).unwrap();
     let want = x.reshape_owned(Np::new(spec, order)).unwrap();
     prop_assert_eq!(o.strides(), want.strides());
     prop_assert!(o.iter().eq(want.iter()));
@@ -142,9 +142,11 @@ fn typed_at_rank(
     }
     typed_agrees::<IxDyn>(x, spec, order, y)?;
     let wrong = if y.ndim() == 2 {
-        x.reshape_with_dim::<Ix3>(Np::new(spec, order)).map(|_| ())
+        x.reshape_with(Np::new(spec, order).dim::<Ix3>())
+            .map(|_| ())
     } else {
-        x.reshape_with_dim::<Ix2>(Np::new(spec, order)).map(|_| ())
+        x.reshape_with(Np::new(spec, order).dim::<Ix2>())
+            .map(|_| ())
     };
     prop_assert!(matches!(wrong, Err(ReshapeError::RankMismatch(_))));
     Ok(())

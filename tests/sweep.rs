@@ -153,7 +153,7 @@ fn no_panic_sweep() {
         // The same specs on the input with random dims as symbols: symbolic inference agrees
         // with the concrete one (the shared oracle), and never panics.
         let (mask, shared) = (r.next(), r.chance(50));
-        let specs: [&dyn ShapeSpec; 7] = [
+        let specs: [&dyn ShapeSpec<Rank = ndarray::IxDyn>; 7] = [
             &Mx::new(spec.as_slice()).reverse(flag),
             &Mx::target_shape(spec.as_slice()).keep_highest(flag),
             &Paddle::new(spec.as_slice()),

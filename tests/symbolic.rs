@@ -11,7 +11,7 @@
 //!   the concrete result;
 //! - backward inference: any one input dim left unknown comes back from the output shape.
 
-use ndarray_reshape::{Dim, Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec};
+use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec, SymDim};
 use serde_json::Value;
 
 #[allow(dead_code)] // the array checks are for the sweep and the fuzz targets
@@ -150,18 +150,18 @@ fn every_conformance_case() {
     });
 }
 
-fn n() -> Dim {
-    Dim::sym("N")
+fn n() -> SymDim {
+    SymDim::sym("N")
 }
 
-fn k(v: usize) -> Dim {
-    Dim::from(v)
+fn k(v: usize) -> SymDim {
+    SymDim::from(v)
 }
 
 /// The cases where reference systems floor, give up or copy the wrong dim, per dialect.
 #[test]
 fn where_reference_systems_guess() -> Result<(), ndarray_reshape::ReshapeError> {
-    let (b, t) = (Dim::sym("B"), Dim::sym("T"));
+    let (b, t) = (SymDim::sym("B"), SymDim::sym("T"));
     // MXNet 1.x and Paddle's static graph make every -1 unknown once a dim is: not here.
     let image = [n(), k(3), k(224), k(224)];
     assert_eq!(
@@ -275,9 +275,9 @@ fn actual_shape_and_fluid() -> Result<(), ndarray_reshape::ReshapeError> {
 /// `isize::MAX`.
 #[test]
 fn limits_are_errors() {
-    let syms: Vec<Dim> = ["A", "B", "C", "D", "E"]
+    let syms: Vec<SymDim> = ["A", "B", "C", "D", "E"]
         .iter()
-        .map(|s| Dim::sym(s))
+        .map(|s| SymDim::sym(s))
         .collect();
     let err = Mx::new([-1]).infer_symbolic(&syms).unwrap_err();
     assert_eq!(err.category(), "symbol_limit");

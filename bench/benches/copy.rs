@@ -10,8 +10,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use ndarray::{s, Array, Array2, ArrayView, Ix1, IxDyn};
-use ndarray_reshape::{Np, Order, ReshapeExt};
+use ndarray::{s, Array, Array2, ArrayView, Ix1, IxDyn, ShapeBuilder};
+use ndarray_reshape::{Np, Order, ReshapeExt, ShapeSpec};
 
 fn flat_c<A: Clone + Send + Sync>(v: &ArrayView<'_, A, IxDyn>) -> usize {
     v.reshape_with(Np::new([-1], Order::C)).unwrap().len()
@@ -106,7 +106,7 @@ fn small(c: &mut Criterion) {
             |b, t| {
                 b.iter(|| {
                     let y = black_box(t)
-                        .reshape_with_dim::<Ix1>(Np::new([-1], Order::C))
+                        .reshape_with(Np::new([-1], Order::C).dim::<Ix1>())
                         .unwrap();
                     black_box(y.len())
                 })
@@ -175,5 +175,43 @@ fn ladder(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, transpose_2d, permute_4d, stepped, small, ladder);
+/// `to_layout` against ndarray's ways to the same contiguous copy: a transposed 4096x4096
+/// `f32` made C-contiguous (`as_standard_layout().into_owned()`), and a C-contiguous one made
+/// F-contiguous (`Array::zeros(shape.f())` then `assign`, what LAPACK callers write).
+fn to_layout(c: &mut Criterion) {
+    let n = 4096;
+    let a: Array2<f32> = Array::from_shape_fn((n, n), |(i, j)| (i * n + j) as f32);
+    let bytes = (n * n * std::mem::size_of::<f32>()) as u64;
+    let mut g = c.benchmark_group("to_layout_4096_f32");
+    g.throughput(Throughput::Bytes(2 * bytes));
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    let t = a.t();
+    g.bench_function("to_layout_c", |b| {
+        b.iter(|| black_box(black_box(&t).to_layout(Order::C).unwrap().len()))
+    });
+    g.bench_function("ndarray_as_standard_layout_into_owned", |b| {
+        b.iter(|| black_box(black_box(&t).as_standard_layout().into_owned().len()))
+    });
+    g.bench_function("to_layout_f", |b| {
+        b.iter(|| black_box(black_box(&a).to_layout(Order::F).unwrap().len()))
+    });
+    g.bench_function("ndarray_zeros_f_assign", |b| {
+        b.iter(|| {
+            let mut f = Array2::<f32>::zeros((n, n).f());
+            f.assign(black_box(&a));
+            black_box(f.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    transpose_2d,
+    permute_4d,
+    stepped,
+    small,
+    ladder,
+    to_layout
+);
 criterion_main!(benches);

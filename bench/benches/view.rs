@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ndarray::{s, Array, Ix2, Ix4, IxDyn};
-use ndarray_reshape::{Mx, Np, Order, ReshapeExt};
+use ndarray_reshape::{Mx, Np, Order, ReshapeExt, ShapeSpec};
 
 /// Contiguous (64, 64, 64, 64) to (4096, 4096): the common case.
 fn contiguous(c: &mut Criterion) {
@@ -57,7 +57,7 @@ fn contiguous(c: &mut Criterion) {
         b.iter(|| {
             black_box(
                 black_box(&a)
-                    .reshape_view_dim::<Ix2>(black_box(&spec))
+                    .reshape_view(black_box(&spec).dim::<Ix2>())
                     .unwrap(),
             )
         })
@@ -66,7 +66,7 @@ fn contiguous(c: &mut Criterion) {
         b.iter(|| {
             black_box(
                 black_box(&a)
-                    .reshape_with_dim::<Ix2>(black_box(&spec))
+                    .reshape_with(black_box(&spec).dim::<Ix2>())
                     .unwrap(),
             )
         })
@@ -107,7 +107,7 @@ fn strided(c: &mut Criterion) {
         b.iter(|| {
             black_box(
                 black_box(&v)
-                    .reshape_with_dim::<Ix4>(black_box(&np))
+                    .reshape_with(black_box(&np).dim::<Ix4>())
                     .unwrap(),
             )
         })

@@ -12,7 +12,7 @@ mod simd;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
 
-use crate::dims::{contiguous_dims, merge_axis, Reading};
+use crate::dims::{contiguous_dims, merge_axis, typed_dim, Reading};
 use crate::small::Small;
 
 /// Below this many bytes of output a copy stays on the calling thread: below it, waking the
@@ -118,8 +118,8 @@ fn alloc_failed<A>(elements: usize) -> AllocError {
 }
 
 /// A fresh array of `shape` holding the elements of `a` read in `reading`, contiguous in that
-/// order, with its dims built by `mk` (`IxDyn`, or [`typed_dim`](crate::dims::typed_dim) of
-/// rank `shape.len()`). `shape` must be a planned target of a reshape of `a`.
+/// order, with dims of type `E` (of rank `shape.len()`, checked by the caller). `shape` must be
+/// a planned target of a reshape of `a`.
 ///
 /// # Errors
 ///
@@ -129,12 +129,11 @@ pub(crate) fn copy_to<A, D, E>(
     a: &ArrayRef<A, D>,
     shape: &[usize],
     reading: Reading,
-    mk: impl Fn(&[usize]) -> E,
 ) -> Result<Array<A, E>, AllocError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
-    E: Dimension,
+    E: Dimension + 'static,
 {
     let f = reading == Reading::F;
     let data = gather(a, reading)?;
@@ -144,17 +143,38 @@ where
     );
     if data.is_empty() {
         // SAFETY: an empty array: ndarray's default (zero) strides never offset the pointer.
-        return Ok(unsafe { Array::from_shape_vec_unchecked(mk(shape).set_f(f), data) });
+        return Ok(unsafe {
+            Array::from_shape_vec_unchecked(typed_dim::<E>(shape).set_f(f), data)
+        });
     }
-    let shape = contiguous_dims(shape, reading, mk);
+    let shape = contiguous_dims::<E>(shape, reading);
     // SAFETY: `shape` is the planned target of a reshape of `a`, so it has exactly
     // `a.len() == data.len()` elements, and contiguous strides for it in this order index the
     // vector in bounds, each element once.
     Ok(unsafe { Array::from_shape_vec_unchecked(shape, data) })
 }
 
+/// A fresh array of the shape of `a` holding its elements, contiguous in `reading`:
+/// [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
+///
+/// # Errors
+///
+/// [`AllocError`] when the output cannot be allocated; nothing is copied then.
+pub(crate) fn copy_as<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Result<Array<A, D>, AllocError>
+where
+    A: Clone + Send + Sync,
+    D: Dimension,
+{
+    let data = gather(a, reading)?;
+    let shape = a.raw_dim().set_f(reading == Reading::F);
+    // SAFETY: `data` holds the `a.len()` elements of `a`; ndarray's default strides for its
+    // shape in this order index the vector in bounds, each element once (all zero when empty).
+    Ok(unsafe { Array::from_shape_vec_unchecked(shape, data) })
+}
+
 /// Copy the elements of `a`, read in `reading`, into `out` (as long as `a`): the buffer of
-/// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into).
+/// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into) and
+/// [`ReshapeExt::to_layout_into`](crate::ReshapeExt::to_layout_into).
 pub(crate) fn copy_into<A, D>(a: &ArrayRef<A, D>, reading: Reading, out: &mut [A])
 where
     A: Copy + Send + Sync,

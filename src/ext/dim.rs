@@ -3,25 +3,24 @@
 //! [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) works on).
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, CowArray, CowRepr, Data, Dimension, IxDyn, OwnedArcRepr, OwnedRepr,
-    RawData, ViewRepr,
+    Array, ArrayBase, ArrayRef, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData,
+    ViewRepr,
 };
 
-use crate::copy;
-use crate::dims::{typed_dim, Reading};
+use crate::dims::Reading;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::spec::ShapeSpec;
 use crate::view::{self, IntoReshapeData};
 
-use super::impls::out_of_memory;
+use super::impls::copy_or_fail;
 
 /// A result of dynamic rank (`IxDyn`, what the headline methods return) as an array of the
 /// rank-typed dimension `E` (`Ix1`, `Ix2`, ...), with a [`ReshapeError`]: ndarray's
 /// `into_dimensionality` without a second error type in the caller's `?` chain. Implemented
 /// for every `ArrayBase` with `IxDyn` dims; no element is copied.
 ///
-/// For a spec value the `_dim` methods of [`ReshapeExt`](crate::ReshapeExt) check the rank
-/// before reshaping; this conversion is for results already in hand.
+/// A spec checks the rank before reshaping when given one ([`ShapeSpec::dim`](crate::ShapeSpec::dim));
+/// this conversion is for results already in hand.
 ///
 /// ```
 /// use ndarray::{Array, ArrayView2, Ix2, Ix4};
@@ -87,7 +86,7 @@ fn wrong_rank(shape: &[usize], n: usize) -> ReshapeError {
 
 /// The storage kinds [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone)
 /// works on, and the storage of its result: a view ([`ArrayView`](ndarray::ArrayView)) gives a
-/// [`CowArray`] of the same lifetime, an owned array an owned array, an
+/// [`CowArray`](ndarray::CowArray) of the same lifetime, an owned array an owned array, an
 /// [`ArcArray`](ndarray::ArcArray) an `ArcArray`, a `CowArray` a `CowArray`. Sealed.
 ///
 /// ```
@@ -102,89 +101,66 @@ fn wrong_rank(shape: &[usize], n: usize) -> ReshapeError {
 /// assert!(!flat(a.t())?.is_view());
 /// # Ok::<(), ReshapeError>(())
 /// ```
-pub trait IntoReshapeClone: IntoReshapeData {
-    /// The storage of the result.
-    type Cloned: Data<Elem = Self::Elem>;
+pub trait IntoReshapeClone: IntoReshapeData + sealed::CloneStorage {}
 
-    /// The consuming view-or-copy reshape to dims of type `E`.
-    #[doc(hidden)]
-    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
-        a: ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<ArrayBase<Self::Cloned, E>, ReshapeError>
-    where
-        Self: Sized,
-        Self::Elem: Clone + Send + Sync;
+pub(crate) mod sealed {
+    use ndarray::{ArrayBase, Data, Dimension, RawData};
+
+    use crate::error::ReshapeError;
+    use crate::spec::ShapeSpec;
+
+    /// The consuming view-or-copy reshape of one storage kind, and the storage of its result:
+    /// the crate's side of the public [`IntoReshapeClone`](super::IntoReshapeClone).
+    pub trait CloneStorage: RawData + Sized {
+        /// The storage of the result.
+        type Cloned: Data<Elem = Self::Elem>;
+
+        fn into_reshape_clone<D: Dimension, P: ShapeSpec + ?Sized>(
+            a: ArrayBase<Self, D>,
+            spec: &P,
+        ) -> Result<ArrayBase<Self::Cloned, P::Rank>, ReshapeError>
+        where
+            Self::Elem: Clone + Send + Sync;
+    }
 }
 
-/// The copy of the consuming modes: `a` read in `reading` as `shape`, with dims of type `E`.
-fn copy_for<A, D, E, P>(
+/// The copy of the consuming modes: `a` read in `reading` as `shape`.
+fn copy_for<A, D, P>(
     spec: &P,
     a: &ArrayRef<A, D>,
     shape: &[usize],
     reading: Reading,
-) -> Result<Array<A, E>, ReshapeError>
+) -> Result<Array<A, P::Rank>, ReshapeError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
-    E: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    copy::copy_to(a, shape, reading, typed_dim::<E>).map_err(|e| out_of_memory(spec, a.shape(), e))
+    copy_or_fail(a, spec, shape, reading)
 }
 
-impl<'a, A> IntoReshapeClone for ViewRepr<&'a A> {
-    type Cloned = CowRepr<'a, A>;
+/// `IntoReshapeClone` for a storage kind: its result storage, and the function of `view` that
+/// does the work.
+macro_rules! into_reshape_clone {
+    ([$($g:tt)*] $storage:ty => $cloned:ty, $work:path) => {
+        impl<$($g)*> IntoReshapeClone for $storage {}
+        impl<$($g)*> sealed::CloneStorage for $storage {
+            type Cloned = $cloned;
 
-    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
-        a: ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<CowArray<'a, A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        view::view_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
-    }
+            fn into_reshape_clone<D: Dimension, P: ShapeSpec + ?Sized>(
+                a: ArrayBase<Self, D>,
+                spec: &P,
+            ) -> Result<ArrayBase<$cloned, P::Rank>, ReshapeError>
+            where
+                Self::Elem: Clone + Send + Sync,
+            {
+                $work(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+            }
+        }
+    };
 }
 
-impl<A> IntoReshapeClone for OwnedRepr<A> {
-    type Cloned = OwnedRepr<A>;
-
-    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
-        a: ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<ArrayBase<OwnedRepr<A>, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        view::owned_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
-    }
-}
-
-impl<A: Clone> IntoReshapeClone for OwnedArcRepr<A> {
-    type Cloned = OwnedArcRepr<A>;
-
-    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
-        a: ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<ArrayBase<OwnedArcRepr<A>, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        view::arc_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
-    }
-}
-
-impl<'a, A: Clone> IntoReshapeClone for CowRepr<'a, A> {
-    type Cloned = CowRepr<'a, A>;
-
-    fn into_reshape_clone<D: Dimension, E: Dimension, P: ShapeSpec + ?Sized>(
-        a: ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<CowArray<'a, A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-    {
-        view::cow_into_or(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
-    }
-}
+into_reshape_clone!(['a, A] ViewRepr<&'a A> => CowRepr<'a, A>, view::view_into_or);
+into_reshape_clone!([A] OwnedRepr<A> => OwnedRepr<A>, view::owned_into_or);
+into_reshape_clone!([A: Clone] OwnedArcRepr<A> => OwnedArcRepr<A>, view::arc_into_or);
+into_reshape_clone!(['a, A: Clone] CowRepr<'a, A> => CowRepr<'a, A>, view::cow_into_or);

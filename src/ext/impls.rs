@@ -2,16 +2,17 @@
 //! each method calls: plan, then view or copy.
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension, IxDyn,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension,
     OwnedRepr, RawData, ShapeBuilder,
 };
 
-use super::{sealed, IntoReshapeClone, ReshapeExt};
+use super::{sealed, CloneStorage, IntoReshapeClone, ReshapeExt};
 use crate::copy;
-use crate::dims::{typed_dim, Reading};
-use crate::error::{ReshapeError, Rule};
+use crate::dims::{typed_dim, Order, Reading};
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::layout::reading;
 use crate::spec::{reject, ShapeSpec};
-use crate::view::{self, IntoReshapeData, Plan};
+use crate::view::{self, Borrowed, IntoReshapeData};
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
 where
@@ -22,125 +23,114 @@ where
 
 /// The methods both impls share, each a call of the function doing the work on an
 /// [`ArrayRef`] (an `ArrayBase` dereferences to it: a pointer cast). `$data` and `$data_mut`
-/// are the storage bounds the `ArrayBase` impl needs for that (none for `ArrayRef`).
+/// are the storage bounds the `ArrayBase` impl needs for that (none for `ArrayRef`);
+/// `$view_or` and `$view` give the view-or-copy and strict results (of types `$cow` and `$view_ty`,
+/// spelled out for `ArrayRef`) their lifetime.
 macro_rules! borrowing_methods {
-    ([$($data:tt)*], [$($data_mut:tt)*]) => {
+    ([$($data:tt)*], [$($data_mut:tt)*], $view_or:path => $cow:ty, $view:path => $view_ty:ty) => {
         fn reshape_with<P: ShapeSpec>(
             &self,
             spec: P,
-        ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+        ) -> Result<$cow, ReshapeError>
         where
             A: Clone + Send + Sync,
             $($data)*
         {
-            view_or_copy(self, &spec, IxDyn)
+            $view_or(self, &spec, |a, shape, reading| copy_or_fail(a, &spec, shape, reading))
         }
 
         fn reshape_view<P: ShapeSpec>(
             &self,
             spec: P,
-        ) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
+        ) -> Result<$view_ty, ReshapeError>
         where
             $($data)*
         {
-            view::view(self, &spec, IxDyn)
+            $view(self, &spec)
         }
 
         fn reshape_view_mut<P: ShapeSpec>(
             &mut self,
             spec: P,
-        ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
+        ) -> Result<ArrayViewMut<'_, A, P::Rank>, ReshapeError>
         where
             $($data_mut)*
         {
             // An `ArrayBase`'s `DerefMut` makes shared (Arc) data unique first.
-            view::view_mut(self, &spec, IxDyn)
+            view::view_mut(self, &spec)
         }
 
-        fn reshape_view_mut_dim<E: Dimension>(
-            &mut self,
-            spec: impl ShapeSpec,
-        ) -> Result<ArrayViewMut<'_, A, E>, ReshapeError>
-        where
-            $($data_mut)*
-        {
-            view::view_mut(self, &spec, typed_dim::<E>)
-        }
-
-        fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+        fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
         where
             A: Clone + Send + Sync,
             $($data)*
         {
-            owned(self, &spec, IxDyn)
+            let (shape, reading) = view::target(self, &spec)?;
+            copy_or_fail(self, &spec, &shape, reading)
         }
 
         fn reshape_copy_into<'o, P: ShapeSpec>(
             &self,
             spec: P,
             out: &'o mut [A],
-        ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+        ) -> Result<ArrayViewMut<'o, A, P::Rank>, ReshapeError>
         where
             A: Copy + Send + Sync,
             $($data)*
         {
-            copy_into(self, &spec, out, IxDyn)
+            let (shape, reading) = view::target(self, &spec)?;
+            copy_into(self, typed_dim::<P::Rank>(&shape), reading, out, || spec.describe())
         }
 
-        fn reshape_copy_into_dim<'o, E: Dimension>(
+        fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            $($data)*
+        {
+            let reading = reading(self.shape(), self.strides(), order.into());
+            copy::copy_as(self, reading)
+                .map_err(|e| layout_error(Rule::AllocationFailed, self.shape(), reading, &e.detail()))
+        }
+
+        fn to_layout_into<'o>(
             &self,
-            spec: impl ShapeSpec,
+            order: impl Into<Order>,
             out: &'o mut [A],
-        ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
+        ) -> Result<ArrayViewMut<'o, A, D>, ReshapeError>
         where
             A: Copy + Send + Sync,
             $($data)*
         {
-            copy_into(self, &spec, out, typed_dim::<E>)
-        }
-
-        fn reshape_with_dim<E: Dimension>(
-            &self,
-            spec: impl ShapeSpec,
-        ) -> Result<CowArray<'_, A, E>, ReshapeError>
-        where
-            A: Clone + Send + Sync,
-            $($data)*
-        {
-            view_or_copy(self, &spec, typed_dim::<E>)
-        }
-
-        fn reshape_view_dim<E: Dimension>(
-            &self,
-            spec: impl ShapeSpec,
-        ) -> Result<ArrayView<'_, A, E>, ReshapeError>
-        where
-            $($data)*
-        {
-            view::view(self, &spec, typed_dim::<E>)
-        }
-
-        fn reshape_owned_dim<E: Dimension>(
-            &self,
-            spec: impl ShapeSpec,
-        ) -> Result<Array<A, E>, ReshapeError>
-        where
-            A: Clone + Send + Sync,
-            $($data)*
-        {
-            owned(self, &spec, typed_dim::<E>)
+            let reading = reading(self.shape(), self.strides(), order.into());
+            copy_into(self, self.raw_dim(), reading, out, || {
+                (Dialect::Ndarray, format!("to_layout({:?})", reading.order()))
+            })
         }
     };
 }
 
 impl<A, S, D> ReshapeExt<A, S, D> for ArrayBase<S, D>
 where
-    S: RawData<Elem = A>,
+    S: Borrowed<Elem = A>,
     D: Dimension,
 {
-    borrowing_methods!([S: Data,], [S: DataMut,]);
+    type Cow<'s, E: Dimension + 'static>
+        = S::Cow<'s, E>
+    where
+        Self: 's;
+    type View<'s, E: Dimension + 'static>
+        = S::View<'s, E>
+    where
+        Self: 's;
 
-    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
+    borrowing_methods!(
+        [S: Data,],
+        [S: DataMut,],
+        S::view_or => Self::Cow<'_, P::Rank>,
+        S::view => Self::View<'_, P::Rank>
+    );
+
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, P::Rank>, ReshapeError>
     where
         S: IntoReshapeData,
         Self: Sized,
@@ -148,33 +138,18 @@ where
         S::into_reshape(self, &spec)
     }
 
-    fn into_reshape_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayBase<S, E>, ReshapeError>
+    fn reshape_in_place<P: ShapeSpec<Rank = D>>(&mut self, spec: P) -> Result<(), ReshapeError>
     where
         S: IntoReshapeData,
         Self: Sized,
     {
-        S::into_reshape(self, &spec)
+        S::reshape_in_place(self, &spec)
     }
 
     fn into_reshape_clone<P: ShapeSpec>(
         self,
         spec: P,
-    ) -> Result<ArrayBase<S::Cloned, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: IntoReshapeClone,
-        Self: Sized,
-    {
-        S::into_reshape_clone(self, &spec)
-    }
-
-    fn into_reshape_clone_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayBase<S::Cloned, E>, ReshapeError>
+    ) -> Result<ArrayBase<S::Cloned, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: IntoReshapeClone,
@@ -204,13 +179,27 @@ impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
 /// assert_eq!(flatten_rows(&x.t()), 12); // a copy
 /// ```
 impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
-    borrowing_methods!([], []);
+    type Cow<'s, E: Dimension + 'static>
+        = CowArray<'s, A, E>
+    where
+        Self: 's;
+    type View<'s, E: Dimension + 'static>
+        = ArrayView<'s, A, E>
+    where
+        Self: 's;
+
+    borrowing_methods!(
+        [],
+        [],
+        view::view_or_ref => CowArray<'_, A, P::Rank>,
+        view::view_ref => ArrayView<'_, A, P::Rank>
+    );
 
     // Never called: an `ArrayRef` exists only behind a reference, so `Self: Sized` does not
     // hold. (Recent compilers let an impl for an unsized type leave such a method out; the
     // 1.80 this crate supports does not.)
     #[allow(dead_code)]
-    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
     where
         Self: Sized,
     {
@@ -218,10 +207,7 @@ impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
     }
 
     #[allow(dead_code)]
-    fn into_reshape_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<Array<A, E>, ReshapeError>
+    fn reshape_in_place<P: ShapeSpec<Rank = D>>(&mut self, spec: P) -> Result<(), ReshapeError>
     where
         Self: Sized,
     {
@@ -232,19 +218,7 @@ impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
     fn into_reshape_clone<P: ShapeSpec>(
         self,
         spec: P,
-    ) -> Result<ArrayBase<<OwnedRepr<A> as IntoReshapeClone>::Cloned, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        Self: Sized,
-    {
-        Err(borrowed(&spec, self.shape()))
-    }
-
-    #[allow(dead_code)]
-    fn into_reshape_clone_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayBase<<OwnedRepr<A> as IntoReshapeClone>::Cloned, E>, ReshapeError>
+    ) -> Result<ArrayBase<<OwnedRepr<A> as CloneStorage>::Cloned, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         Self: Sized,
@@ -264,47 +238,27 @@ fn borrowed<P: ShapeSpec + ?Sized>(spec: &P, shape: &[usize]) -> ReshapeError {
     )
 }
 
-/// [`ReshapeExt::reshape_with`] with the result's dims built by `mk`: `IxDyn`, or
-/// [`typed_dim`] for the rank-typed methods (the rank checked first; a no-op for `IxDyn`).
+/// A fresh copy of `a` read in `reading` as `shape` (the planned target of `spec`), with dims
+/// of the spec's rank type, or [`ReshapeError::AllocationFailed`].
 #[inline(always)]
-fn view_or_copy<'a, A, D, E, P>(
-    a: &'a ArrayRef<A, D>,
-    spec: &P,
-    mk: impl Fn(&[usize]) -> E,
-) -> Result<CowArray<'a, A, E>, ReshapeError>
-where
-    A: Clone + Send + Sync,
-    D: Dimension,
-    E: Dimension,
-    P: ShapeSpec + ?Sized,
-{
-    view::view_or(a, spec, mk, |a, shape, reading, mk| {
-        copy::copy_to(a, shape, reading, mk).map_err(|e| out_of_memory(spec, a.shape(), e))
-    })
-}
-
-/// [`ReshapeExt::reshape_owned`] with the result's dims built by `mk` (see [`view_or_copy`]).
-#[inline(always)]
-fn owned<A, D, E, P>(
+pub(super) fn copy_or_fail<A, D, P>(
     a: &ArrayRef<A, D>,
     spec: &P,
-    mk: impl Fn(&[usize]) -> E,
-) -> Result<Array<A, E>, ReshapeError>
+    shape: &[usize],
+    reading: Reading,
+) -> Result<Array<A, P::Rank>, ReshapeError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
-    E: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let mut plan = Plan::empty();
-    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
-    copy::copy_to(a, &plan.shape, plan.reading, mk).map_err(|e| out_of_memory(spec, a.shape(), e))
+    copy::copy_to(a, shape, reading).map_err(|e| out_of_memory(spec, a.shape(), e))
 }
 
 /// [`ReshapeError::AllocationFailed`] for a copy of an input of `shape` by `spec`.
 #[cold]
 #[inline(never)]
-pub(super) fn out_of_memory<P: ShapeSpec + ?Sized>(
+fn out_of_memory<P: ShapeSpec + ?Sized>(
     spec: &P,
     shape: &[usize],
     e: copy::AllocError,
@@ -312,37 +266,42 @@ pub(super) fn out_of_memory<P: ShapeSpec + ?Sized>(
     reject(Rule::AllocationFailed, spec, shape, &e.detail())
 }
 
-/// [`ReshapeExt::reshape_copy_into`].
+/// An error of [`ReshapeExt::to_layout`] or [`ReshapeExt::to_layout_into`], which have no spec:
+/// named as the call (`to_layout(F)`).
+#[cold]
+#[inline(never)]
+fn layout_error(rule: Rule, shape: &[usize], reading: Reading, why: &str) -> ReshapeError {
+    let call = format!("to_layout({:?})", reading.order());
+    Fail::whole(rule, why).attach(Dialect::Ndarray, shape, call)
+}
+
+/// The copy into the caller's buffer of [`ReshapeExt::reshape_copy_into`] and
+/// [`ReshapeExt::to_layout_into`]: `a` read in `reading` into `out`, viewed with the dims
+/// `dims` (of `a.len()` elements); `describe` names the call for the error.
 #[inline(always)]
-fn copy_into<'o, A, D, E, P>(
+fn copy_into<'o, A, D, E>(
     a: &ArrayRef<A, D>,
-    spec: &P,
+    dims: E,
+    reading: Reading,
     out: &'o mut [A],
-    mk: impl Fn(&[usize]) -> E,
+    describe: impl Fn() -> (Dialect, String),
 ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
 where
     A: Copy + Send + Sync,
     D: Dimension,
     E: Dimension,
-    P: ShapeSpec + ?Sized,
 {
-    let mut plan = Plan::empty();
-    plan.compute_for::<E, _>(spec, a.shape(), a.strides())?;
     let n = a.len();
     let wrong_length = |len: usize| {
-        reject(
-            Rule::OutputLength,
-            spec,
-            a.shape(),
-            &format!("the output buffer holds {len} elements, the reshape writes {n}"),
-        )
+        let (dialect, written) = describe();
+        let why = format!("the output buffer holds {len} elements, the copy writes {n}");
+        Fail::whole(Rule::OutputLength, why).attach(dialect, a.shape(), written)
     };
     if out.len() != n {
         return Err(wrong_length(out.len()));
     }
-    copy::copy_into(a, plan.reading, out);
+    copy::copy_into(a, reading, out);
     let len = out.len();
-    let shape = mk(&plan.shape).set_f(plan.reading == Reading::F);
     // The length matches the shape (checked above), so this cannot fail.
-    ArrayViewMut::from_shape(shape, out).map_err(|_| wrong_length(len))
+    ArrayViewMut::from_shape(dims.set_f(reading == Reading::F), out).map_err(|_| wrong_length(len))
 }

@@ -5,59 +5,84 @@
 mod dim;
 mod impls;
 
+pub(crate) use dim::sealed::CloneStorage;
 pub use dim::{IntoDim, IntoReshapeClone};
 
-use ndarray::{
-    Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension, IxDyn, RawData,
-};
+use ndarray::{Array, ArrayBase, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData};
 
+use crate::args::IntoLike;
 use crate::error::ReshapeError;
 use crate::spec::{IntoSpec, IntoSpecList, ShapeSpec};
 use crate::view::IntoReshapeData;
-use crate::{IntoLike, Mx, Np, Npx, Onnx, Order, Paddle};
+use crate::{Mx, Np, Npx, Onnx, Order, Paddle};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, for
-/// every `ndarray` array:
-/// owned [`Array`], [`ArrayView`], [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and
-/// [`CowArray`], and the [`ArrayRef`](ndarray::ArrayRef) they all dereference to (what ndarray 0.17 functions
-/// take as `&ArrayRef<A, D>` or `&mut ArrayRef<A, D>`; every method but `into_reshape`).
+/// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, and
+/// contiguous copies in either order, for every `ndarray` array: owned [`Array`],
+/// [`ArrayView`](ndarray::ArrayView), [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and [`CowArray`](ndarray::CowArray), and the
+/// [`ArrayRef`](ndarray::ArrayRef) they all dereference to (what ndarray 0.17 functions take as
+/// `&ArrayRef<A, D>` or `&mut ArrayRef<A, D>`; every method but the consuming and in-place
+/// ones).
 ///
-/// Every method computes the target shape with the spec (see [`ShapeSpec`]), then asks
-/// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a view
-/// (exactly when NumPy would give one). The modes:
+/// Generic code names the bounds of the modes it calls: `A: Clone + Send + Sync` wherever a
+/// copy can happen (the view-or-copy and copy modes, `to_layout`), `A: Copy + Send + Sync` for
+/// the `_into` modes that write a caller's buffer, none for the strict views:
+///
+/// ```
+/// use ndarray::{ArrayBase, Data, Dimension, IxDyn};
+/// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+///
+/// fn flat<A, S, D>(x: &ArrayBase<S, D>) -> Result<Vec<A>, ReshapeError>
+/// where
+///     A: Clone + Send + Sync,
+///     S: Data<Elem = A>,
+///     D: Dimension,
+/// {
+///     Ok(x.reshape_with(Mx::new([-1]))?.iter().cloned().collect())
+/// }
+/// assert_eq!(flat(&ndarray::array![[1, 2], [3, 4]].t())?, [1, 3, 2, 4]);
+/// # Ok::<(), ReshapeError>(())
+/// ```
+///
+/// Every reshape computes the target shape with the spec (see [`ShapeSpec`]), then asks
+/// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a
+/// view (exactly when NumPy would give one). The modes:
 ///
 /// | method | view possible | copy needed |
 /// |---|---|---|
 /// | [`reshape_with`](Self::reshape_with) and the headline methods | view (`CowArray::is_view`) | owned copy |
 /// | [`reshape_view`](Self::reshape_view), [`reshape_view_mut`](Self::reshape_view_mut) | view | [`ReshapeError::NeedsCopy`] |
-/// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] |
+/// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] (the input is dropped) |
+/// | [`reshape_in_place`](Self::reshape_in_place) | the array takes the new shape | [`ReshapeError::NeedsCopy`] (the array is as it was) |
 /// | [`into_reshape_clone`](Self::into_reshape_clone) | same storage, new shape | copy (a view becomes a `CowArray` of its lifetime) |
 /// | [`reshape_owned`](Self::reshape_owned) | fresh copy | fresh copy |
 /// | [`reshape_copy_into`](Self::reshape_copy_into) | copy into `out` | copy into `out` |
 ///
 /// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
-/// large. The trait is sealed.
+/// large. [`to_layout`](Self::to_layout) is the same copy engine without a reshape: the array
+/// made C- or F-contiguous. The trait is sealed.
 ///
-/// Results have dynamic rank (`IxDyn`). For a rank-typed result (`Ix2`, ...), call the `_dim`
-/// variant of a method with a spec value, or convert any result with
-/// [`IntoDim::into_dim`](crate::IntoDim::into_dim):
-/// `x.reshape_mx([0, -1])?.into_dim::<Ix2>()?`.
+/// Results have dynamic rank (`IxDyn`) for a dialect's spec, and the rank of `E` for
+/// [`spec.dim::<E>()`](ShapeSpec::dim), in every mode: `x.reshape_view(Mx::new([0, -1]).dim::<Ix2>())`
+/// is an `ArrayView2`. A result in hand converts with
+/// [`IntoDim::into_dim`](crate::IntoDim::into_dim).
 ///
 /// # Examples
 ///
 /// ```
-/// use ndarray::Array;
-/// use ndarray_reshape::ReshapeExt;
+/// use ndarray::{Array, Ix2};
+/// use ndarray_reshape::{Mx, ReshapeExt, ShapeSpec};
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
 /// let y = x.reshape_mx([-4, 1, 2, -2])?;
 /// assert_eq!(y.shape(), &[1, 2, 3, 4]);
 /// assert!(y.is_view());
+/// let rows = x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())?; // typed: a CowArray<'_, i32, Ix2>
+/// assert_eq!(rows.dim(), (6, 4));
 /// # Ok(())
 /// # }
 /// ```
@@ -69,6 +94,20 @@ where
     S: RawData<Elem = A>,
     D: Dimension,
 {
+    /// What [`reshape_with`](Self::reshape_with) and the headline methods return: a
+    /// [`CowArray`](ndarray::CowArray) of dims `E` (the view when the strides permit, else an owned copy) that
+    /// borrows this array, or, for an [`ArrayView`](ndarray::ArrayView), the data of the view, so that the result
+    /// outlives a temporary view (`x.t().reshape_with(..)`).
+    type Cow<'s, E: Dimension + 'static>
+    where
+        Self: 's;
+
+    /// What [`reshape_view`](Self::reshape_view) returns: an [`ArrayView`](ndarray::ArrayView) of dims `E` that
+    /// borrows this array, or, for an `ArrayView`, the data of the view.
+    type View<'s, E: Dimension + 'static>
+    where
+        Self: 's;
+
     /// Reshape with any spec: a view when the strides permit, otherwise an owned copy
     /// contiguous in the reading order.
     ///
@@ -92,7 +131,7 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<Self::Cow<'_, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data;
@@ -117,7 +156,10 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_mx<T: IntoSpec<Mx>>(&self, spec: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    fn reshape_mx<T: IntoSpec<Mx>>(
+        &self,
+        spec: T,
+    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -145,7 +187,7 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_like<T: IntoLike>(&self, rhs: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    fn reshape_like<T: IntoLike>(&self, rhs: T) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -175,7 +217,7 @@ where
     fn reshape_paddle<T: IntoSpec<Paddle>>(
         &self,
         spec: T,
-    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -210,7 +252,7 @@ where
         &self,
         spec: T,
         order: impl Into<Order>,
-    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -236,7 +278,10 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_npx<T: IntoSpec<Npx>>(&self, spec: T) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    fn reshape_npx<T: IntoSpec<Npx>>(
+        &self,
+        spec: T,
+    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -266,7 +311,7 @@ where
     fn reshape_onnx<T: IntoSpec<Onnx>>(
         &self,
         spec: T,
-    ) -> Result<CowArray<'_, A, IxDyn>, ReshapeError>
+    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data,
@@ -295,7 +340,7 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<ArrayView<'_, A, IxDyn>, ReshapeError>
+    fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<Self::View<'_, P::Rank>, ReshapeError>
     where
         S: Data;
 
@@ -321,7 +366,7 @@ where
     fn reshape_view_mut<P: ShapeSpec>(
         &mut self,
         spec: P,
-    ) -> Result<ArrayViewMut<'_, A, IxDyn>, ReshapeError>
+    ) -> Result<ArrayViewMut<'_, A, P::Rank>, ReshapeError>
     where
         S: DataMut;
 
@@ -334,6 +379,11 @@ where
     /// [`ArcArray`](ndarray::ArcArray) that shares its buffer with others keeps sharing it when
     /// it is contiguous in the reading order; otherwise it must hold the only reference to its
     /// buffer (ndarray's public API gives a shared buffer no other layout).
+    ///
+    /// A failed consuming reshape has taken the array: it is dropped with the error. To keep
+    /// the array on failure, reshape it where it stands with
+    /// [`reshape_in_place`](Self::reshape_in_place) (Paddle's `reshape_`), or borrow it with
+    /// [`reshape_view`](Self::reshape_view).
     ///
     /// # Errors
     ///
@@ -354,7 +404,7 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, IxDyn>, ReshapeError>
+    fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, P::Rank>, ReshapeError>
     where
         S: IntoReshapeData,
         Self: Sized;
@@ -379,7 +429,7 @@ where
     /// # Ok(())
     /// # }
     /// ```
-    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, IxDyn>, ReshapeError>
+    fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data;
@@ -415,192 +465,13 @@ where
         &self,
         spec: P,
         out: &'o mut [A],
-    ) -> Result<ArrayViewMut<'o, A, IxDyn>, ReshapeError>
+    ) -> Result<ArrayViewMut<'o, A, P::Rank>, ReshapeError>
     where
         A: Copy + Send + Sync,
         S: Data;
-
-    /// [`reshape_with`](Self::reshape_with) with a rank-typed result: the dimension type `E`
-    /// (`Ix1`, `Ix2`, ..., or `IxDyn`) is chosen by the caller, as in ndarray's
-    /// `into_dimensionality`. When the target rank is known at compile time this skips the
-    /// dynamic-rank shape of the result, which is most of the fixed cost of a small reshape.
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, or [`ReshapeError::RankMismatch`] when the spec gives a shape whose
-    /// rank is not `E`'s.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array, Ix1, Ix3};
-    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
-    ///
-    /// # fn main() -> Result<(), ReshapeError> {
-    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
-    /// let t = x.t();
-    /// let y = t.reshape_with_dim::<Ix1>(Mx::new([-1]))?; // a copy, typed `Ix1`
-    /// assert_eq!(y, array![0, 3, 1, 4, 2, 5]);
-    /// let v = x.reshape_with_dim::<Ix3>(Mx::new([-4, 1, -1, 3]))?; // a view
-    /// assert!(v.is_view() && v.dim() == (1, 2, 3));
-    /// let err = x.reshape_with_dim::<Ix3>(Mx::new([-1])).unwrap_err();
-    /// assert!(matches!(err, ReshapeError::RankMismatch(_)));
-    /// # Ok(())
-    /// # }
-    /// ```
-    fn reshape_with_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<CowArray<'_, A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data;
-
-    /// [`reshape_view`](Self::reshape_view) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)).
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{Array, Ix2};
-    /// use ndarray_reshape::{Np, Order, ReshapeExt};
-    ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// let v = x.reshape_view_dim::<Ix2>(Np::new([6, -1], Order::C))?;
-    /// assert_eq!((v.dim(), v.as_ptr()), ((6, 4), x.as_ptr()));
-    /// # Ok(())
-    /// # }
-    /// ```
-    fn reshape_view_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayView<'_, A, E>, ReshapeError>
-    where
-        S: Data;
-
-    /// [`reshape_owned`](Self::reshape_owned) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)).
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, or [`ReshapeError::RankMismatch`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array, Ix2};
-    /// use ndarray_reshape::{Paddle, ReshapeExt};
-    ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
-    /// let y = x.reshape_owned_dim::<Ix2>(Paddle::new([3, -1]))?;
-    /// assert_eq!(y, array![[0, 1], [2, 3], [4, 5]]);
-    /// # Ok(())
-    /// # }
-    /// ```
-    fn reshape_owned_dim<E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-    ) -> Result<Array<A, E>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data;
-
-    /// [`reshape_view_mut`](Self::reshape_view_mut) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)).
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{Array, Ix2};
-    /// use ndarray_reshape::{Mx, ReshapeExt};
-    ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let mut m = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-    /// let mut v = m.reshape_view_mut_dim::<Ix2>(Mx::new([-1, 4]))?;
-    /// v.row_mut(5).fill(0);
-    /// assert_eq!(m[[1, 2, 3]], 0);
-    /// # Ok(())
-    /// # }
-    /// ```
-    fn reshape_view_mut_dim<E: Dimension>(
-        &mut self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayViewMut<'_, A, E>, ReshapeError>
-    where
-        S: DataMut;
-
-    /// [`reshape_copy_into`](Self::reshape_copy_into) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)).
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::OutputLength`]
-    /// (then `out` is left untouched).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array, Ix2};
-    /// use ndarray_reshape::{Np, ReshapeExt};
-    ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
-    /// let mut buf = [0; 6];
-    /// let y = x.t().reshape_copy_into_dim::<Ix2>(Np::from([2, 3]), &mut buf)?;
-    /// assert_eq!(y, array![[0, 3, 1], [4, 2, 5]]);
-    /// # Ok(())
-    /// # }
-    /// ```
-    fn reshape_copy_into_dim<'o, E: Dimension>(
-        &self,
-        spec: impl ShapeSpec,
-        out: &'o mut [A],
-    ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
-    where
-        A: Copy + Send + Sync,
-        S: Data;
-
-    /// [`into_reshape`](Self::into_reshape) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)): a view keeps its lifetime, as ndarray's
-    /// `into_shape_with_order` does.
-    ///
-    /// # Errors
-    ///
-    /// The spec's errors, [`ReshapeError::RankMismatch`], or [`ReshapeError::NeedsCopy`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{Array, ArrayView2, ArrayView3, Ix2};
-    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
-    ///
-    /// fn rows<'a>(x: ArrayView3<'a, f32>) -> Result<ArrayView2<'a, f32>, ReshapeError> {
-    ///     x.into_reshape_dim::<Ix2>(Mx::new([-3, -2]))
-    /// }
-    /// let a = Array::<f32, _>::zeros((2, 3, 4));
-    /// assert_eq!(rows(a.view())?.dim(), (6, 4));
-    /// # Ok::<(), ReshapeError>(())
-    /// ```
-    fn into_reshape_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayBase<S, E>, ReshapeError>
-    where
-        S: IntoReshapeData,
-        Self: Sized;
 
     /// Consume the array and reshape it, copying only when the strides require it, like
-    /// ndarray's `into_shape_clone`: a view ([`ArrayView`]) becomes a [`CowArray`] of the same
+    /// ndarray's `into_shape_clone`: a view ([`ArrayView`](ndarray::ArrayView)) becomes a [`CowArray`](ndarray::CowArray) of the same
     /// lifetime (the view when the strides permit, else a copy), an owned array keeps its buffer
     /// when it can (else a copy, and the old buffer is freed), an `ArcArray` stays an `ArcArray`
     /// and a `CowArray` a `CowArray`. A mutable view has no such mode: use
@@ -632,42 +503,115 @@ where
     fn into_reshape_clone<P: ShapeSpec>(
         self,
         spec: P,
-    ) -> Result<ArrayBase<S::Cloned, IxDyn>, ReshapeError>
+    ) -> Result<ArrayBase<S::Cloned, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: IntoReshapeClone,
         Self: Sized;
 
-    /// [`into_reshape_clone`](Self::into_reshape_clone) with a rank-typed result (see
-    /// [`reshape_with_dim`](Self::reshape_with_dim)).
+    /// Reshape the array where it stands (Paddle's in-place `reshape_`): it takes the new shape
+    /// over the same elements, in the same buffer, when the strides permit a view; otherwise
+    /// it is an error and the array is exactly as it was. The spec's rank type must be the
+    /// array's: any spec for an `ArrayD`, `spec.dim::<E>()` for an array of dimension `E`.
+    ///
+    /// Works on owned arrays, views, mutable views, `CowArray`s, and on an `ArcArray` (a
+    /// shared one when it is contiguous in the reading order, as for
+    /// [`into_reshape`](Self::into_reshape)). Nothing is allocated and no element moves, except
+    /// for an owned array whose data does not start its buffer (after `slice_move`): its
+    /// elements move to the front of the same buffer.
     ///
     /// # Errors
     ///
-    /// The spec's errors, [`ReshapeError::RankMismatch`], or
-    /// [`ReshapeError::AllocationFailed`].
+    /// The spec's errors, or [`ReshapeError::NeedsCopy`]; the array is unchanged.
     ///
     /// # Examples
     ///
     /// ```
-    /// use ndarray::{Array, Array2, Ix2};
-    /// use ndarray_reshape::{Paddle, ReshapeExt};
+    /// use ndarray::{Array, ArrayD, Ix2};
+    /// use ndarray_reshape::{Mx, Paddle, ReshapeExt, ShapeSpec};
     ///
     /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+    /// let mut x: ArrayD<f32> = ArrayD::zeros(vec![2, 3, 4]);
     /// let ptr = x.as_ptr();
-    /// let y: Array2<i32> = x.into_reshape_clone_dim::<Ix2>(Paddle::new([0, -1]))?;
-    /// assert_eq!((y.dim(), y.as_ptr()), ((2, 12), ptr)); // the same buffer
-    /// let z = y.reversed_axes().into_reshape_clone_dim::<Ix2>(Paddle::new([4, -1]))?;
-    /// assert_eq!(z[[0, 1]], 12); // a copy in C order of the transpose
+    /// x.reshape_in_place(Paddle::new([0, -1]))?;
+    /// assert_eq!((x.shape(), x.as_ptr()), (&[2, 12][..], ptr));
+    /// assert!(x.reshape_in_place(Paddle::new([5, -1])).is_err());
+    /// assert_eq!(x.shape(), &[2, 12]); // unchanged
+    /// // A typed array keeps its dimension type.
+    /// let mut m = Array::<f32, _>::zeros((6, 4));
+    /// m.reshape_in_place(Mx::new([4, -1]).dim::<Ix2>())?;
+    /// assert_eq!(m.dim(), (4, 6));
     /// # Ok(())
     /// # }
     /// ```
-    fn into_reshape_clone_dim<E: Dimension>(
-        self,
-        spec: impl ShapeSpec,
-    ) -> Result<ArrayBase<S::Cloned, E>, ReshapeError>
+    fn reshape_in_place<P: ShapeSpec<Rank = D>>(&mut self, spec: P) -> Result<(), ReshapeError>
+    where
+        S: IntoReshapeData,
+        Self: Sized;
+
+    /// The same array (shape, dimension type, elements in the same logical order) in memory
+    /// contiguous in `order`: C (row-major, ndarray's standard layout), F (column-major, what
+    /// LAPACK takes), or [`Order::A`] (F when the input is F-contiguous and not C-contiguous,
+    /// else C). Always a fresh array, written by the parallel copy engine: a memcpy when the
+    /// input is already contiguous in that order, the cache-blocked transposes otherwise. The
+    /// fast form of ndarray's `as_standard_layout().into_owned()` (BENCHMARKS.md, "Contiguous
+    /// copies").
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let a = array![[0, 1, 2], [3, 4, 5]];
+    /// let c: Array2<i32> = a.t().to_layout(Order::C)?;
+    /// assert!(c.is_standard_layout());
+    /// assert_eq!(c, a.t());
+    /// let f = a.to_layout(Order::F)?;
+    /// assert!(f.t().is_standard_layout());
+    /// assert_eq!(f, a);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
     where
         A: Clone + Send + Sync,
-        S: IntoReshapeClone,
-        Self: Sized;
+        S: Data;
+
+    /// [`to_layout`](Self::to_layout) into the caller's buffer `out`, returned as a mutable
+    /// view of `out` with this array's shape: no allocation, no page faults on a warm buffer.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::OutputLength`] when `out.len()` is not the array's element count (then
+    /// `out` is left untouched).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let a = array![[0, 1, 2], [3, 4, 5]];
+    /// let mut buf = [0; 6];
+    /// let f = a.to_layout_into(Order::F, &mut buf)?;
+    /// assert_eq!(f, a);
+    /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn to_layout_into<'o>(
+        &self,
+        order: impl Into<Order>,
+        out: &'o mut [A],
+    ) -> Result<ArrayViewMut<'o, A, D>, ReshapeError>
+    where
+        A: Copy + Send + Sync,
+        S: Data;
 }

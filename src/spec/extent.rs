@@ -1,22 +1,22 @@
 //! The arithmetic the dialects' algorithms do on dims, for the two kinds of dim they run on:
-//! `usize` (concrete inference: `infer_shape` and every array method) and [`Dim`] (symbolic
+//! `usize` (concrete inference: `infer_shape` and every array method) and [`SymDim`] (symbolic
 //! inference: `infer_symbolic`). Each dialect's scan is written once, generic over
 //! [`Extent`]; only these few operations differ. For `usize` they are the exact checks of the
-//! concrete path; for `Dim` they decide exactly, add a [`Condition`], or fail, and never round.
+//! concrete path; for `SymDim` they decide exactly, add a [`Condition`], or fail, and never round.
 
 use std::fmt;
 
 use crate::dims::{checked_size, LIMIT};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{self, Condition, Dim, Exact};
+use crate::sym::{self, Condition, Exact, SymDim};
 
 use super::dim_of;
 
 /// A dim the dialects' algorithms run on. Sealed in effect: the module is private.
 pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display {
     /// What an inference collects besides the dims: nothing for `usize`, the conditions for
-    /// `Dim`.
+    /// `SymDim`.
     type Conds: Default;
 
     /// A spec value `>= 0` as a dim (values past `usize` saturate, as [`dim_of`] does).
@@ -231,31 +231,36 @@ impl Extent for usize {
     }
 }
 
-impl Extent for Dim {
+impl Extent for SymDim {
     type Conds = Small<Condition>;
 
     #[cold]
-    fn attach(f: Fail, dialect: Dialect, input: &[Dim], spec: impl fmt::Display) -> ReshapeError {
+    fn attach(
+        f: Fail,
+        dialect: Dialect,
+        input: &[SymDim],
+        spec: impl fmt::Display,
+    ) -> ReshapeError {
         f.attach_sym(dialect, input, spec)
     }
 
-    fn lit(v: i64) -> Dim {
-        Dim::from(dim_of(v))
+    fn lit(v: i64) -> SymDim {
+        SymDim::from(dim_of(v))
     }
 
     fn is(self, v: usize) -> bool {
         self.known() == Some(v)
     }
 
-    fn merge(self, other: Dim) -> Dim {
+    fn merge(self, other: SymDim) -> SymDim {
         self * other
     }
 
-    fn size(input: &[Dim], conds: &mut Small<Condition>) -> Result<Dim, Fail> {
+    fn size(input: &[SymDim], conds: &mut Small<Condition>) -> Result<SymDim, Fail> {
         // As `checked_size`: the non-zero dims are bounded even when a zero makes the size 0.
         let nonzero = product(input.iter().copied().filter(|d| !d.is_zero()));
         let nonzero = nonzero.ok_or_else(input_limit)?;
-        if !input.iter().any(Dim::is_zero) {
+        if !input.iter().any(SymDim::is_zero) {
             // The output has this size: evaluating it checks the bound.
             return Ok(nonzero);
         }
@@ -263,16 +268,16 @@ impl Extent for Dim {
             Some(_) => {}
             None => conds.push(Condition::within_limit(nonzero)),
         }
-        Ok(Dim::from(0))
+        Ok(SymDim::from(0))
     }
 
     fn finish(
-        dims: &mut [Dim],
+        dims: &mut [SymDim],
         infer: Option<usize>,
-        size: Dim,
+        size: SymDim,
         conds: &mut Small<Condition>,
     ) -> Result<(), Fail> {
-        let mut known = Dim::from(1);
+        let mut known = SymDim::from(1);
         for (i, &d) in dims.iter().enumerate().filter(|&(i, _)| Some(i) != infer) {
             known = known * d;
             if !known.is_valid() {
@@ -297,15 +302,15 @@ impl Extent for Dim {
 
     fn split(
         op: &str,
-        d0: Dim,
+        d0: SymDim,
         a: i64,
         b: i64,
         p: usize,
         conds: &mut Small<Condition>,
-    ) -> Result<(Dim, Dim), Fail> {
+    ) -> Result<(SymDim, SymDim), Fail> {
         let (x, y) = match (a, b) {
             (-1, k) | (k, -1) => {
-                let k = Dim::lit(k);
+                let k = SymDim::lit(k);
                 let q = Some(d0 / k).filter(|&q| !k.is_zero() && possible(sym::integer(q), conds));
                 let Some(q) = q else {
                     return Err(split_mismatch(
@@ -319,7 +324,7 @@ impl Extent for Dim {
                     (k, q)
                 }
             }
-            (x, y) => (Dim::lit(x), Dim::lit(y)),
+            (x, y) => (SymDim::lit(x), SymDim::lit(y)),
         };
         let xy = x * y;
         if !(xy.is_valid() && equal(xy, d0, conds)) {
@@ -331,7 +336,7 @@ impl Extent for Dim {
         Ok((x, y))
     }
 
-    fn drop_one(d: Dim, pos: usize, p: usize, conds: &mut Small<Condition>) -> Result<(), Fail> {
+    fn drop_one(d: SymDim, pos: usize, p: usize, conds: &mut Small<Condition>) -> Result<(), Fail> {
         if d.is_zero() {
             return Err(not_one(d, pos, p));
         }
@@ -341,7 +346,11 @@ impl Extent for Dim {
         Ok(())
     }
 
-    fn same_size(dims: &[Dim], lhs: &[Dim], conds: &mut Small<Condition>) -> Result<(), Fail> {
+    fn same_size(
+        dims: &[SymDim],
+        lhs: &[SymDim],
+        conds: &mut Small<Condition>,
+    ) -> Result<(), Fail> {
         let size = Self::size(lhs, conds)?;
         let out = product(dims.iter().copied()).ok_or_else(|| {
             Fail::whole(
@@ -353,8 +362,8 @@ impl Extent for Dim {
     }
 
     fn paddle_zero_size(
-        input: &[Dim],
-        dims: &mut [Dim],
+        input: &[SymDim],
+        dims: &mut [SymDim],
         slot: usize,
         conds: &mut Small<Condition>,
     ) -> Result<(), Fail> {
@@ -364,9 +373,9 @@ impl Extent for Dim {
                 .filter(|&(i, _)| i != slot)
                 .map(|(_, &d)| d)
         };
-        let z_out = others().filter(Dim::is_zero).count();
+        let z_out = others().filter(SymDim::is_zero).count();
         let z_in = input.iter().filter(|d| d.is_zero()).count();
-        let nonzero = |d: &Dim| !d.is_zero();
+        let nonzero = |d: &SymDim| !d.is_zero();
         let limit = || {
             Fail::whole(
                 Rule::SymbolLimit,
@@ -393,16 +402,16 @@ impl Extent for Dim {
 }
 
 /// The product of `dims`, or `None` past the symbolic range.
-fn product(dims: impl Iterator<Item = Dim>) -> Option<Dim> {
-    let p = dims.fold(Dim::from(1), |p, d| p * d);
+fn product(dims: impl Iterator<Item = SymDim>) -> Option<SymDim> {
+    let p = dims.fold(SymDim::from(1), |p, d| p * d);
     p.is_valid().then_some(p)
 }
 
 /// `known` (the product of `dims`) equals `size`: always, under a condition, or never.
 fn equal_sizes(
-    dims: &[Dim],
-    known: Dim,
-    size: Dim,
+    dims: &[SymDim],
+    known: SymDim,
+    size: SymDim,
     conds: &mut Small<Condition>,
 ) -> Result<(), Fail> {
     if equal(known, size, conds) {
@@ -413,7 +422,7 @@ fn equal_sizes(
 
 /// Whether `a == b` for some values of the symbols (zeros are known: symbols are at least 1),
 /// the condition it needs, if any, added to `conds`.
-fn equal(a: Dim, b: Dim, conds: &mut Small<Condition>) -> bool {
+fn equal(a: SymDim, b: SymDim, conds: &mut Small<Condition>) -> bool {
     match (a.is_zero(), b.is_zero()) {
         (true, true) => true,
         (false, false) => possible(sym::unit(b / a), conds),
@@ -501,7 +510,7 @@ fn infer_fail(slot: usize, known: usize, size: usize) -> Fail {
 
 #[cold]
 #[inline(never)]
-fn infer_fail_sym(slot: usize, known: Dim, size: Dim) -> Fail {
+fn infer_fail_sym(slot: usize, known: SymDim, size: SymDim) -> Fail {
     if known.is_zero() {
         infer_zero(slot)
     } else {

@@ -6,7 +6,7 @@ use super::onnx::Onnx;
 use super::{reject, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
-use crate::sym::Dim;
+use crate::sym::SymDim;
 
 /// One ONNX node of a lowered reshape ([`ShapeSpec::to_onnx_nodes`]), applied in sequence to
 /// the reshape's input.
@@ -87,20 +87,20 @@ pub(crate) fn nodes<P: ShapeSpec + ?Sized>(
 /// [`ShapeSpec::to_onnx_symbolic`] for the inferred output `dims` of `input`.
 pub(crate) fn symbolic<P: ShapeSpec + ?Sized>(
     spec: &P,
-    input: &[Dim],
-    dims: &[Dim],
+    input: &[SymDim],
+    dims: &[SymDim],
 ) -> Result<Onnx, ReshapeError> {
     let fail = |why: String| {
         let (dialect, written) = spec.describe();
         Fail::whole(Rule::OnnxInexpressible, why).attach_sym(dialect, input, written)
     };
     // Symbols may be 1 or more: a symbolic dim may be above 1.
-    let above_one = |s: &[Dim]| {
+    let above_one = |s: &[SymDim]| {
         s.iter()
             .filter(|d| d.known().map_or(true, |k| k > 1))
             .count()
     };
-    let empty = input.iter().any(Dim::is_zero);
+    let empty = input.iter().any(SymDim::is_zero);
     if reads_f(spec) && !empty && (above_one(input) > 1 || above_one(dims) > 1) {
         return Err(fail(
             "an F-order reshape reads the elements in another order than ONNX's Reshape (C \
@@ -139,7 +139,7 @@ pub(crate) fn symbolic<P: ShapeSpec + ?Sized>(
             }
         }
     }
-    let zero = dims.iter().any(Dim::is_zero);
+    let zero = dims.iter().any(SymDim::is_zero);
     if zero && inferred.is_some() {
         return Err(fail(
             "a -1 next to a zero dim cannot be inferred by ONNX's Reshape".into(),
@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn symbolic_lowering_cases() {
-        let (n, k) = (Dim::sym("N"), Dim::from);
+        let (n, k) = (SymDim::sym("N"), SymDim::from);
         // Paddle's 0 on a zero-size input is a literal zero: allowzero.
         let o = Paddle::new([0, 0]).to_onnx_symbolic(&[n, k(0)]).unwrap();
         assert_eq!(o, Onnx::new([0, 0]).allowzero(true));

@@ -5,10 +5,12 @@
 //! Every dialect is a way to compute a target shape from an input shape. Nothing here touches
 //! array data.
 
+use ndarray::Dimension;
+
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Dim, SymShape};
+use crate::sym::{Condition, SymDim, SymShape};
 
 pub(crate) mod attrs;
 pub(crate) mod backward;
@@ -20,14 +22,17 @@ pub(crate) mod np;
 pub(crate) mod npx;
 pub(crate) mod onnx;
 pub(crate) mod paddle;
+pub(crate) mod ranked;
 pub(crate) mod values;
 
 pub(crate) use extent::Extent;
 
-/// The two inference methods of a spec's `ShapeSpec` impl, concrete and symbolic, both its
-/// generic `run`.
+/// The rank type (`IxDyn`) and the two inference methods of a dialect spec's `ShapeSpec` impl,
+/// concrete and symbolic, both its generic `run`.
 macro_rules! inference_by_run {
     () => {
+        type Rank = ndarray::IxDyn;
+
         #[inline]
         fn infer_into(
             &self,
@@ -39,14 +44,15 @@ macro_rules! inference_by_run {
 
         fn infer_sym(
             &self,
-            input: &[crate::sym::Dim],
-            dims: &mut crate::small::Small<crate::sym::Dim>,
+            input: &[crate::sym::SymDim],
+            dims: &mut crate::small::Small<crate::sym::SymDim>,
         ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError> {
             self.run(input, dims)
         }
     };
 }
 pub(crate) use inference_by_run;
+pub use ranked::Ranked;
 pub(crate) use values::into_spec;
 pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 
@@ -73,6 +79,36 @@ pub(crate) use sealed::Sealed;
 /// # }
 /// ```
 pub trait ShapeSpec: Sealed {
+    /// The dimension type of the arrays a reshape with this spec returns: `IxDyn` for a
+    /// dialect's spec, `E` for [`spec.dim::<E>()`](Self::dim).
+    type Rank: Dimension + 'static;
+
+    /// This spec with results of the dimension type `E` (`Ix1`, `Ix2`, ..., or `IxDyn`), as
+    /// ndarray's `into_dimensionality` but checked before anything is built: every mode of
+    /// [`ReshapeExt`](crate::ReshapeExt) returns arrays of dimension `E` for it, and every mode
+    /// and [`infer_shape`](Self::infer_shape) give [`ReshapeError::RankMismatch`] when the spec
+    /// gives a shape of another rank. Works on a spec by value or by reference (`(&spec).dim()`).
+    ///
+    /// ```
+    /// use ndarray::{Array, ArrayView2, Ix2};
+    /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt, ShapeSpec};
+    ///
+    /// # fn main() -> Result<(), ReshapeError> {
+    /// let x = Array::<f32, _>::zeros((2, 3, 4));
+    /// let v: ArrayView2<'_, f32> = x.reshape_view(Mx::new([-3, 0]).dim::<Ix2>())?;
+    /// assert_eq!(v.dim(), (6, 4));
+    /// let err = x.reshape_mx(Mx::new([-1]).dim::<Ix2>()).unwrap_err();
+    /// assert!(matches!(err, ReshapeError::RankMismatch(_)));
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn dim<E: Dimension + 'static>(self) -> Ranked<Self, E>
+    where
+        Self: Sized,
+    {
+        Ranked::new(self)
+    }
+
     /// The target shape for an input of shape `input`.
     ///
     /// # Errors
@@ -106,12 +142,12 @@ pub trait ShapeSpec: Sealed {
     fn describe(&self) -> (crate::Dialect, String);
 
     /// [`infer_shape`](Self::infer_shape) on symbolic dims, into `dims`; gives the
-    /// conditions. The dialect's own algorithm, run on [`Dim`]s.
+    /// conditions. The dialect's own algorithm, run on [`SymDim`]s.
     #[doc(hidden)]
     fn infer_sym(
         &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
+        input: &[SymDim],
+        dims: &mut Small<SymDim>,
     ) -> Result<Small<Condition>, ReshapeError>;
 
     /// The target shape for an input whose dims may be symbolic (`[N, 3, 224, 224]`,
@@ -133,9 +169,9 @@ pub trait ShapeSpec: Sealed {
     /// # Examples
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, Paddle, ShapeSpec};
+    /// use ndarray_reshape::{SymDim, Onnx, Paddle, ShapeSpec};
     ///
-    /// let (n, k) = (Dim::sym("N"), Dim::from);
+    /// let (n, k) = (SymDim::sym("N"), SymDim::from);
     /// // The 0 carries N; the -1 is exact.
     /// let s = Onnx::new([0, -1]).infer_symbolic(&[n, k(3), k(224), k(224)])?;
     /// assert_eq!(s.dims(), &[n, k(150528)]);
@@ -144,7 +180,7 @@ pub trait ShapeSpec: Sealed {
     /// assert_eq!(err.category(), "infer_not_divisible");
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    fn infer_symbolic(&self, input: &[Dim]) -> Result<SymShape, ReshapeError> {
+    fn infer_symbolic(&self, input: &[SymDim]) -> Result<SymShape, ReshapeError> {
         if let Some(i) = input.iter().position(|d| !d.is_valid()) {
             let (dialect, written) = self.describe();
             let why = format!("input dim {i} is past the symbolic range");
@@ -238,16 +274,16 @@ pub trait ShapeSpec: Sealed {
     /// computes the shape with `Shape`, `Gather` and `Concat`.
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Mx, Onnx, Paddle, ShapeSpec};
+    /// use ndarray_reshape::{SymDim, Mx, Onnx, Paddle, ShapeSpec};
     ///
-    /// let (b, t, k) = (Dim::sym("B"), Dim::sym("T"), Dim::from);
+    /// let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
     /// let x = [b, t, k(512)];
     /// assert_eq!(Paddle::new([0, 0, 8, 64]).to_onnx_symbolic(&x)?, Onnx::new([0, 0, 8, 64]));
     /// assert_eq!(Mx::new([-3, 0]).to_onnx_symbolic(&x)?, Onnx::new([-1, 512]));
     /// assert!(Mx::new([-4, 1, -1, -2]).to_onnx_symbolic(&x).is_err()); // B and T both move
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    fn to_onnx_symbolic(&self, input: &[Dim]) -> Result<crate::Onnx, ReshapeError> {
+    fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())
     }
@@ -283,14 +319,16 @@ pub trait ShapeSpec: Sealed {
 
 impl<T: ShapeSpec + ?Sized> Sealed for &T {}
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
+    type Rank = T::Rank;
+
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         (**self).infer_into(input, dims)
     }
     fn infer_sym(
         &self,
-        input: &[Dim],
-        dims: &mut Small<Dim>,
+        input: &[SymDim],
+        dims: &mut Small<SymDim>,
     ) -> Result<Small<Condition>, ReshapeError> {
         (**self).infer_sym(input, dims)
     }

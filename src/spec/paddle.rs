@@ -16,7 +16,7 @@ use crate::small::Small;
 /// | `-1` | inferred from the size (at most one) |
 ///
 /// The shape may be a list, a 1-D `i32` / `i64` array (Paddle's shape tensor), or a list that
-/// mixes integers with 0-d or one-element arrays ([`ShapeItem`](crate::ShapeItem)). The legacy
+/// mixes integers with 0-d or one-element arrays ([`ShapeItem`](crate::args::ShapeItem)). The legacy
 /// fluid `actual_shape` (a shape tensor that takes priority over the list) is
 /// [`actual_shape`](Self::actual_shape). On a zero-size input with both a `-1` and a `0`,
 /// Paddle 3.3's rule applies: with as many zeros in the spec as in the input, the `-1` is the
@@ -56,7 +56,7 @@ pub struct Paddle {
 }
 
 impl Paddle {
-    /// A spec from a list, a shape tensor, or a list of [`ShapeItem`](crate::ShapeItem)s.
+    /// A spec from a list, a shape tensor, or a list of [`ShapeItem`](crate::args::ShapeItem)s.
     ///
     /// ```
     /// use ndarray_reshape::{Paddle, ShapeSpec};

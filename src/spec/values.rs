@@ -6,7 +6,7 @@ use std::fmt;
 
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
-use super::Sealed;
+use super::{Sealed, ShapeSpec};
 use crate::error::{Fail, Rule};
 use crate::small::Small;
 
@@ -59,7 +59,8 @@ spec_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 ///
 /// ```
 /// use ndarray::{arr0, array};
-/// use ndarray_reshape::{Paddle, ShapeItem, ShapeSpec};
+/// use ndarray_reshape::args::ShapeItem;
+/// use ndarray_reshape::{Paddle, ShapeSpec};
 ///
 /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 /// let three = arr0(3i64);
@@ -149,7 +150,8 @@ where
 /// `Debug` and `Display` print the values as written.
 ///
 /// ```
-/// use ndarray_reshape::{Onnx, IntoSpecList};
+/// use ndarray_reshape::args::IntoSpecList;
+/// use ndarray_reshape::Onnx;
 /// let list = [2, -1].into_spec_list();
 /// assert_eq!(format!("{list:?}"), "[2, -1]");
 /// assert_eq!(format!("{:?}", Onnx::new([6, 4])), "Onnx { shape: [6, 4], allowzero: false }");
@@ -339,34 +341,51 @@ where
 }
 
 /// Conversion into a dialect's spec type, so the headline methods take both plain lists and
-/// configured specs: `x.reshape_mx([-3, -2])` and `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`.
+/// configured specs: `x.reshape_mx([-3, -2])`, `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`,
+/// and a spec with a rank type, `x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())`.
 ///
 /// ```
-/// use ndarray_reshape::{IntoSpec, Mx};
-/// let m: Mx = [2, -1].into_spec();
+/// use ndarray_reshape::args::IntoSpec;
+/// use ndarray_reshape::Mx;
+/// let m = IntoSpec::<Mx>::into_spec([2, -1]);
 /// assert_eq!(m, Mx::new([2, -1]));
 /// ```
 pub trait IntoSpec<P> {
-    /// Convert into the spec type `P`.
-    fn into_spec(self) -> P;
+    /// The spec it becomes: `P`, or `P` with a rank type ([`Ranked`](crate::Ranked)).
+    type Spec: ShapeSpec;
+
+    /// Convert into the spec.
+    fn into_spec(self) -> Self::Spec;
 }
 
-/// `IntoSpec<$t>` for `$t`, `&$t` and every [`IntoSpecList`] (through `$t::new`).
+/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`] (through
+/// `$t::new`).
 macro_rules! into_spec {
     ($t:ty) => {
         impl<T: $crate::spec::IntoSpecList> $crate::spec::IntoSpec<$t> for T {
+            type Spec = $t;
             fn into_spec(self) -> $t {
                 <$t>::new(self)
             }
         }
         impl $crate::spec::IntoSpec<$t> for $t {
+            type Spec = $t;
             fn into_spec(self) -> $t {
                 self
             }
         }
         impl $crate::spec::IntoSpec<$t> for &$t {
+            type Spec = $t;
             fn into_spec(self) -> $t {
                 self.clone()
+            }
+        }
+        impl<E: ndarray::Dimension + 'static> $crate::spec::IntoSpec<$t>
+            for $crate::spec::Ranked<$t, E>
+        {
+            type Spec = Self;
+            fn into_spec(self) -> Self {
+                self
             }
         }
     };

@@ -1,4 +1,4 @@
-//! Symbolic dims for shape inference without known sizes: [`Dim`] (a number, or a product of
+//! Symbolic dims for shape inference without known sizes: [`SymDim`] (a number, or a product of
 //! named symbols with a rational coefficient) here, the [`Condition`]s an inference may need
 //! and the [`SymShape`] it returns in `shape`. The dialects run their own algorithms on these
 //! (`spec/extent.rs`); this module is only the values.
@@ -14,13 +14,13 @@ use std::sync::Mutex;
 use crate::dims::LIMIT;
 use crate::small::Small;
 
-/// The distinct symbols one [`Dim`] can hold (`B*T*H*W` at most); more make it invalid.
+/// The distinct symbols one [`SymDim`] can hold (`B*T*H*W` at most); more make it invalid.
 pub const MAX_SYMBOLS: usize = 4;
 
-/// Symbol names, interned: a [`Dim`] stores the index, so it stays small and `Copy`.
+/// Symbol names, interned: a [`SymDim`] stores the index, so it stays small and `Copy`.
 static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
 
-/// Distinct names in a process; past this, [`Dim::sym`] gives an invalid dim.
+/// Distinct names in a process; past this, [`SymDim::sym`] gives an invalid dim.
 const MAX_NAMES: usize = 1 << 20;
 
 fn intern(name: &str) -> Option<u32> {
@@ -59,19 +59,19 @@ struct Factor {
 /// [`ReshapeError::SymbolLimit`](crate::ReshapeError::SymbolLimit).
 ///
 /// ```
-/// use ndarray_reshape::Dim;
+/// use ndarray_reshape::SymDim;
 ///
-/// let (n, t) = (Dim::sym("N"), Dim::sym("T"));
-/// let d = Dim::from(2) * n * Dim::from(4);
-/// assert_eq!(d, Dim::from(8) * n);
+/// let (n, t) = (SymDim::sym("N"), SymDim::sym("T"));
+/// let d = SymDim::from(2) * n * SymDim::from(4);
+/// assert_eq!(d, SymDim::from(8) * n);
 /// assert_eq!(d.to_string(), "8*N");
 /// assert_eq!((t * n).to_string(), "N*T");
 /// assert_eq!(d.eval(&[("N", 3)]), Some(24));
 /// assert_eq!(d.eval(&[]), None); // N unbound
-/// assert_eq!(Dim::from(7).known(), Some(7));
+/// assert_eq!(SymDim::from(7).known(), Some(7));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Dim {
+pub struct SymDim {
     /// Coefficient `num / den`, reduced; `den == 0` marks an invalid dim.
     num: u64,
     den: u64,
@@ -79,29 +79,29 @@ pub struct Dim {
     factors: [Factor; MAX_SYMBOLS],
 }
 
-/// A dim of value 0 (usize's default), so that `Dim` can live in inline buffers.
-impl Default for Dim {
+/// A dim of value 0 (usize's default), so that `SymDim` can live in inline buffers.
+impl Default for SymDim {
     /// ```
-    /// assert_eq!(ndarray_reshape::Dim::default(), ndarray_reshape::Dim::from(0));
+    /// assert_eq!(ndarray_reshape::SymDim::default(), ndarray_reshape::SymDim::from(0));
     /// ```
     fn default() -> Self {
-        Dim::from(0)
+        SymDim::from(0)
     }
 }
 
-impl From<usize> for Dim {
+impl From<usize> for SymDim {
     /// A known size. One past `isize::MAX` (no array can have it) is invalid.
     ///
     /// ```
-    /// assert_eq!(ndarray_reshape::Dim::from(6).to_string(), "6");
+    /// assert_eq!(ndarray_reshape::SymDim::from(6).to_string(), "6");
     /// ```
     fn from(v: usize) -> Self {
-        Dim::ratio(v as u128, 1, [Factor::default(); MAX_SYMBOLS])
+        SymDim::ratio(v as u128, 1, [Factor::default(); MAX_SYMBOLS])
     }
 }
 
-impl Dim {
-    const INVALID: Dim = Dim {
+impl SymDim {
+    const INVALID: SymDim = SymDim {
         num: 0,
         den: 0,
         factors: [Factor { id: 0, exp: 0 }; MAX_SYMBOLS],
@@ -111,32 +111,32 @@ impl Dim {
     /// same symbol everywhere in the process.
     ///
     /// ```
-    /// use ndarray_reshape::Dim;
-    /// assert_eq!(Dim::sym("N"), Dim::sym("N"));
-    /// assert_ne!(Dim::sym("N"), Dim::sym("M"));
+    /// use ndarray_reshape::SymDim;
+    /// assert_eq!(SymDim::sym("N"), SymDim::sym("N"));
+    /// assert_ne!(SymDim::sym("N"), SymDim::sym("M"));
     /// ```
-    pub fn sym(name: &str) -> Dim {
+    pub fn sym(name: &str) -> SymDim {
         match intern(name) {
             Some(id) => {
                 let mut factors = [Factor::default(); MAX_SYMBOLS];
                 factors[0] = Factor { id, exp: 1 };
-                Dim {
+                SymDim {
                     num: 1,
                     den: 1,
                     factors,
                 }
             }
-            None => Dim::INVALID,
+            None => SymDim::INVALID,
         }
     }
 
     /// `num / den` times `factors`, reduced; invalid past the limits.
-    fn ratio(num: u128, den: u128, factors: [Factor; MAX_SYMBOLS]) -> Dim {
+    fn ratio(num: u128, den: u128, factors: [Factor; MAX_SYMBOLS]) -> SymDim {
         if den == 0 {
-            return Dim::INVALID;
+            return SymDim::INVALID;
         }
         if num == 0 {
-            return Dim {
+            return SymDim {
                 num: 0,
                 den: 1,
                 factors: [Factor::default(); MAX_SYMBOLS],
@@ -145,9 +145,9 @@ impl Dim {
         let g = gcd(num, den);
         let (num, den) = (num / g, den / g);
         if num > LIMIT as u128 || den > LIMIT as u128 {
-            return Dim::INVALID;
+            return SymDim::INVALID;
         }
-        Dim {
+        SymDim {
             num: num as u64,
             den: den as u64,
             factors,
@@ -157,21 +157,21 @@ impl Dim {
     /// The size, when it is known (no symbols, an integer).
     ///
     /// ```
-    /// use ndarray_reshape::Dim;
-    /// assert_eq!(Dim::from(4).known(), Some(4));
-    /// assert_eq!(Dim::sym("N").known(), None);
+    /// use ndarray_reshape::SymDim;
+    /// assert_eq!(SymDim::from(4).known(), Some(4));
+    /// assert_eq!(SymDim::sym("N").known(), None);
     /// ```
     pub fn known(&self) -> Option<usize> {
         (self.is_valid() && self.factors[0].exp == 0 && self.den == 1).then_some(self.num as usize)
     }
 
-    /// Whether the dim is within the representable range (see [`Dim`]).
+    /// Whether the dim is within the representable range (see [`SymDim`]).
     ///
     /// ```
-    /// use ndarray_reshape::Dim;
-    /// let many = ["A", "B", "C", "D", "E"].iter().fold(Dim::from(1), |d, s| d * Dim::sym(s));
+    /// use ndarray_reshape::SymDim;
+    /// let many = ["A", "B", "C", "D", "E"].iter().fold(SymDim::from(1), |d, s| d * SymDim::sym(s));
     /// assert!(!many.is_valid());
-    /// assert!(Dim::sym("A").is_valid());
+    /// assert!(SymDim::sym("A").is_valid());
     /// ```
     pub fn is_valid(&self) -> bool {
         self.den != 0
@@ -200,15 +200,15 @@ impl Dim {
     }
 
     /// `1 / self` (`self` non-zero and valid).
-    pub(crate) fn recip(self) -> Dim {
+    pub(crate) fn recip(self) -> SymDim {
         if !self.is_valid() || self.num == 0 {
-            return Dim::INVALID;
+            return SymDim::INVALID;
         }
         let mut factors = self.factors;
         for f in &mut factors {
             f.exp = -f.exp;
         }
-        Dim {
+        SymDim {
             num: self.den,
             den: self.num,
             factors,
@@ -217,7 +217,7 @@ impl Dim {
 
     /// The integer numerator and denominator sides of `self` (`a*P` over `b*Q`, all powers
     /// positive): how a condition on it is written.
-    pub(crate) fn sides(self) -> (Dim, Dim) {
+    pub(crate) fn sides(self) -> (SymDim, SymDim) {
         let mut up = [Factor::default(); MAX_SYMBOLS];
         let mut down = [Factor::default(); MAX_SYMBOLS];
         let (mut u, mut d) = (0, 0);
@@ -234,8 +234,8 @@ impl Dim {
             }
         }
         (
-            Dim::ratio(self.num as u128, 1, up),
-            Dim::ratio(self.den as u128, 1, down),
+            SymDim::ratio(self.num as u128, 1, up),
+            SymDim::ratio(self.den as u128, 1, down),
         )
     }
 
@@ -244,8 +244,8 @@ impl Dim {
     /// passes 128 bits).
     ///
     /// ```
-    /// use ndarray_reshape::Dim;
-    /// let half = Dim::from(3) * Dim::sym("N") / Dim::from(2);
+    /// use ndarray_reshape::SymDim;
+    /// let half = SymDim::from(3) * SymDim::sym("N") / SymDim::from(2);
     /// assert_eq!(half.eval(&[("N", 4)]), Some(6));
     /// assert_eq!(half.eval(&[("N", 3)]), None); // 4.5
     /// ```
@@ -292,16 +292,16 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-impl std::ops::Mul for Dim {
-    type Output = Dim;
+impl std::ops::Mul for SymDim {
+    type Output = SymDim;
 
-    /// The product; invalid past the limits (see [`Dim`]).
-    fn mul(self, rhs: Dim) -> Dim {
+    /// The product; invalid past the limits (see [`SymDim`]).
+    fn mul(self, rhs: SymDim) -> SymDim {
         if !self.is_valid() || !rhs.is_valid() {
-            return Dim::INVALID;
+            return SymDim::INVALID;
         }
         if self.num == 0 || rhs.num == 0 {
-            return Dim::from(0);
+            return SymDim::from(0);
         }
         let mut factors = [Factor::default(); MAX_SYMBOLS];
         let mut n = 0;
@@ -312,7 +312,7 @@ impl std::ops::Mul for Dim {
             let f = match (live(a, i), live(b, j)) {
                 (true, true) if a[i].id == b[j].id => {
                     let Some(exp) = a[i].exp.checked_add(b[j].exp) else {
-                        return Dim::INVALID;
+                        return SymDim::INVALID;
                     };
                     i += 1;
                     j += 1;
@@ -338,36 +338,36 @@ impl std::ops::Mul for Dim {
                 continue;
             }
             if n == MAX_SYMBOLS {
-                return Dim::INVALID;
+                return SymDim::INVALID;
             }
             factors[n] = f;
             n += 1;
         }
         let num = self.num as u128 * rhs.num as u128;
         let den = self.den as u128 * rhs.den as u128;
-        Dim::ratio(num, den, factors)
+        SymDim::ratio(num, den, factors)
     }
 }
 
-impl std::ops::Div for Dim {
-    type Output = Dim;
+impl std::ops::Div for SymDim {
+    type Output = SymDim;
 
     /// The quotient, exact: `3*N / 2` stays `3*N/2` (an integer only for even `N`). Division
     /// by 0 is invalid.
     ///
     /// ```
-    /// use ndarray_reshape::Dim;
-    /// let n = Dim::sym("N");
-    /// assert_eq!(Dim::from(8) * n / Dim::from(8), n);
-    /// assert_eq!((Dim::from(3) * n / Dim::from(2)).to_string(), "3*N/2");
+    /// use ndarray_reshape::SymDim;
+    /// let n = SymDim::sym("N");
+    /// assert_eq!(SymDim::from(8) * n / SymDim::from(8), n);
+    /// assert_eq!((SymDim::from(3) * n / SymDim::from(2)).to_string(), "3*N/2");
     /// ```
     #[allow(clippy::suspicious_arithmetic_impl)] // a division is a product with the inverse
-    fn div(self, rhs: Dim) -> Dim {
+    fn div(self, rhs: SymDim) -> SymDim {
         self * rhs.recip()
     }
 }
 
-impl fmt::Display for Dim {
+impl fmt::Display for SymDim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.is_valid() {
             return f.write_str("<invalid>");
@@ -396,7 +396,7 @@ impl fmt::Display for Dim {
     }
 }
 
-impl fmt::Debug for Dim {
+impl fmt::Debug for SymDim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
@@ -406,25 +406,31 @@ impl fmt::Debug for Dim {
 mod tests {
     use super::*;
 
-    fn n() -> Dim {
-        Dim::sym("N")
+    fn n() -> SymDim {
+        SymDim::sym("N")
     }
 
     #[test]
     fn canonical_products() {
-        let m = Dim::sym("M");
-        assert_eq!(Dim::from(2) * n() * Dim::from(4), Dim::from(8) * n());
+        let m = SymDim::sym("M");
+        assert_eq!(
+            SymDim::from(2) * n() * SymDim::from(4),
+            SymDim::from(8) * n()
+        );
         assert_eq!(n() * m, m * n());
         assert_eq!((n() * m / n()), m);
-        assert_eq!((n() / n()), Dim::from(1));
+        assert_eq!((n() / n()), SymDim::from(1));
         assert_eq!((n() * n()).to_string(), "N*N");
-        assert_eq!((Dim::from(6) / n()).to_string(), "6/N");
-        assert_eq!((Dim::from(3) / (Dim::from(2) * n())).to_string(), "3/(2*N)");
-        assert_eq!((n() / Dim::from(2)).to_string(), "N/2");
-        assert_eq!(Dim::from(0) * n(), Dim::from(0));
-        assert!(!(n() / Dim::from(0)).is_valid());
-        assert!(!Dim::from(usize::MAX).is_valid());
-        let big = Dim::from(1 << 40);
+        assert_eq!((SymDim::from(6) / n()).to_string(), "6/N");
+        assert_eq!(
+            (SymDim::from(3) / (SymDim::from(2) * n())).to_string(),
+            "3/(2*N)"
+        );
+        assert_eq!((n() / SymDim::from(2)).to_string(), "N/2");
+        assert_eq!(SymDim::from(0) * n(), SymDim::from(0));
+        assert!(!(n() / SymDim::from(0)).is_valid());
+        assert!(!SymDim::from(usize::MAX).is_valid());
+        let big = SymDim::from(1 << 40);
         assert!(!(big * big).is_valid());
         assert_eq!((big * big).eval(&[]), None);
         let mut p = n();
@@ -436,27 +442,30 @@ mod tests {
 
     #[test]
     fn integer_and_unit() {
-        let half = Dim::from(3) * n() / Dim::from(2);
+        let half = SymDim::from(3) * n() / SymDim::from(2);
         assert!(matches!(integer(half), Exact::Sometimes(_)));
         assert!(matches!(
-            integer(Dim::from(15) / Dim::from(4)),
-            Exact::Never
-        ));
-        assert!(matches!(integer(Dim::from(6) / n()), Exact::Sometimes(_)));
-        assert!(matches!(
-            integer(Dim::from(3) / (Dim::from(2) * n())),
-            Exact::Never
-        ));
-        assert!(matches!(unit(n() / Dim::from(3)), Exact::Sometimes(_)));
-        assert!(matches!(unit(Dim::from(2) * n()), Exact::Never));
-        assert!(matches!(
-            unit(Dim::from(3) / (Dim::from(2) * n())),
+            integer(SymDim::from(15) / SymDim::from(4)),
             Exact::Never
         ));
         assert!(matches!(
-            unit(Dim::from(4) / (Dim::from(2) * n())),
+            integer(SymDim::from(6) / n()),
             Exact::Sometimes(_)
         ));
-        assert!(matches!(unit(Dim::from(2)), Exact::Never));
+        assert!(matches!(
+            integer(SymDim::from(3) / (SymDim::from(2) * n())),
+            Exact::Never
+        ));
+        assert!(matches!(unit(n() / SymDim::from(3)), Exact::Sometimes(_)));
+        assert!(matches!(unit(SymDim::from(2) * n()), Exact::Never));
+        assert!(matches!(
+            unit(SymDim::from(3) / (SymDim::from(2) * n())),
+            Exact::Never
+        ));
+        assert!(matches!(
+            unit(SymDim::from(4) / (SymDim::from(2) * n())),
+            Exact::Sometimes(_)
+        ));
+        assert!(matches!(unit(SymDim::from(2)), Exact::Never));
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{name_of, Dim};
+use super::{name_of, SymDim};
 use crate::dims::LIMIT;
 use crate::small::Small;
 
@@ -25,9 +25,9 @@ enum Kind {
 /// boolean expression a converter can put in a runtime assert.
 ///
 /// ```
-/// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
+/// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
 ///
-/// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+/// let s = Onnx::new([2, -1]).infer_symbolic(&[SymDim::sym("N"), SymDim::from(3)])?;
 /// assert_eq!(s.conditions()[0].to_string(), "3*N % 2 == 0");
 /// assert_eq!(s.conditions()[0].holds(&[("N", 4)]), Some(true));
 /// assert_eq!(s.conditions()[0].holds(&[("N", 5)]), Some(false));
@@ -36,13 +36,13 @@ enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Condition {
     kind: Kind,
-    lhs: Dim,
-    rhs: Dim,
+    lhs: SymDim,
+    rhs: SymDim,
 }
 
 impl Condition {
     /// `value` is an integer: its numerator side divisible by its denominator side.
-    pub(crate) fn integer(value: Dim) -> Condition {
+    pub(crate) fn integer(value: SymDim) -> Condition {
         let (lhs, rhs) = value.sides();
         Condition {
             kind: Kind::Divides,
@@ -52,7 +52,7 @@ impl Condition {
     }
 
     /// `ratio == 1`, written as its numerator side equal to its denominator side.
-    pub(crate) fn unit(ratio: Dim) -> Condition {
+    pub(crate) fn unit(ratio: SymDim) -> Condition {
         let (lhs, rhs) = ratio.sides();
         Condition {
             kind: Kind::Equals,
@@ -63,11 +63,11 @@ impl Condition {
 
     /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
     /// (ndarray's bound, which a zero dim does not lift).
-    pub(crate) fn within_limit(product: Dim) -> Condition {
+    pub(crate) fn within_limit(product: SymDim) -> Condition {
         Condition {
             kind: Kind::AtMost,
             lhs: product,
-            rhs: Dim::from(LIMIT),
+            rhs: SymDim::from(LIMIT),
         }
     }
 
@@ -75,8 +75,8 @@ impl Condition {
     /// of an equation passes `isize::MAX`.
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([3, 4]).infer_symbolic(&[Dim::sym("N"), Dim::from(4)])?;
+    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([3, 4]).infer_symbolic(&[SymDim::sym("N"), SymDim::from(4)])?;
     /// assert_eq!(s.conditions()[0].to_string(), "N == 3");
     /// assert_eq!(s.conditions()[0].holds(&[("N", 3)]), Some(true));
     /// assert_eq!(s.conditions()[0].holds(&[]), None);
@@ -115,11 +115,11 @@ impl fmt::Display for Condition {
 /// conditions.
 ///
 /// ```
-/// use ndarray_reshape::{Dim, Mx, ShapeSpec};
+/// use ndarray_reshape::{SymDim, Mx, ShapeSpec};
 ///
-/// let (b, t) = (Dim::sym("B"), Dim::sym("T"));
-/// let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, Dim::from(512)])?;
-/// assert_eq!(s.dims(), &[b * t, Dim::from(512)]);
+/// let (b, t) = (SymDim::sym("B"), SymDim::sym("T"));
+/// let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, SymDim::from(512)])?;
+/// assert_eq!(s.dims(), &[b * t, SymDim::from(512)]);
 /// assert!(s.conditions().is_empty());
 /// assert_eq!(s.eval(&[("B", 2), ("T", 7)]), Some(vec![14, 512]));
 /// assert_eq!(s.to_string(), "[B*T, 512]");
@@ -127,7 +127,7 @@ impl fmt::Display for Condition {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymShape {
-    pub(crate) dims: Small<Dim>,
+    pub(crate) dims: Small<SymDim>,
     pub(crate) conditions: Small<Condition>,
 }
 
@@ -135,12 +135,12 @@ impl SymShape {
     /// The output dims.
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([-1, 64]).infer_symbolic(&[Dim::sym("N"), Dim::from(12), Dim::from(64)])?;
-    /// assert_eq!(s.dims(), &[Dim::from(12) * Dim::sym("N"), Dim::from(64)]);
+    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([-1, 64]).infer_symbolic(&[SymDim::sym("N"), SymDim::from(12), SymDim::from(64)])?;
+    /// assert_eq!(s.dims(), &[SymDim::from(12) * SymDim::sym("N"), SymDim::from(64)]);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    pub fn dims(&self) -> &[Dim] {
+    pub fn dims(&self) -> &[SymDim] {
         &self.dims
     }
 
@@ -148,8 +148,8 @@ impl SymShape {
     /// (empty when it holds for every value).
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([2, -1]).infer_symbolic(&[SymDim::sym("N"), SymDim::from(3)])?;
     /// assert_eq!(s.conditions().len(), 1);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
@@ -161,8 +161,8 @@ impl SymShape {
     /// fails, or a value is not an integer or passes `isize::MAX`.
     ///
     /// ```
-    /// use ndarray_reshape::{Dim, Onnx, ShapeSpec};
-    /// let s = Onnx::new([2, -1]).infer_symbolic(&[Dim::sym("N"), Dim::from(3)])?;
+    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// let s = Onnx::new([2, -1]).infer_symbolic(&[SymDim::sym("N"), SymDim::from(3)])?;
     /// assert_eq!(s.eval(&[("N", 4)]), Some(vec![2, 6]));
     /// assert_eq!(s.eval(&[("N", 3)]), None);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
@@ -184,7 +184,7 @@ impl SymShape {
 
 impl fmt::Display for SymShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let dims: Vec<String> = self.dims.iter().map(Dim::to_string).collect();
+        let dims: Vec<String> = self.dims.iter().map(SymDim::to_string).collect();
         write!(f, "[{}]", dims.join(", "))?;
         if !self.conditions.is_empty() {
             let c: Vec<String> = self.conditions.iter().map(|c| c.to_string()).collect();
@@ -203,7 +203,7 @@ pub(crate) enum Exact {
 }
 
 /// Whether `q` is an integer for every, some or no values of its symbols (each at least 1).
-pub(crate) fn integer(q: Dim) -> Exact {
+pub(crate) fn integer(q: SymDim) -> Exact {
     if q.is_integral() {
         return Exact::Always;
     }
@@ -216,8 +216,8 @@ pub(crate) fn integer(q: Dim) -> Exact {
 }
 
 /// Whether `r` (a ratio of two sizes) equals 1 for every, some or no values of its symbols.
-pub(crate) fn unit(r: Dim) -> Exact {
-    if r == Dim::from(1) {
+pub(crate) fn unit(r: SymDim) -> Exact {
+    if r == SymDim::from(1) {
         return Exact::Always;
     }
     if !r.is_symbolic() {
@@ -226,7 +226,7 @@ pub(crate) fn unit(r: Dim) -> Exact {
     // `num * P == den * Q` with every symbol at least 1: impossible when one side has no
     // symbols and is smaller than the other side's coefficient, or does not divide into it.
     let (up, down) = r.sides();
-    let impossible = |fixed: &Dim, free: &Dim| {
+    let impossible = |fixed: &SymDim, free: &SymDim| {
         !fixed.is_symbolic() && (fixed.num < free.num || fixed.num % free.num != 0)
     };
     if impossible(&up, &down) || impossible(&down, &up) {

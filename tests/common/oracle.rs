@@ -5,7 +5,7 @@
 
 use ndarray::ArrayViewD;
 use ndarray_reshape::{
-    layout::resolve_order, Dim, Order, ReshapeError, ReshapeExt, ShapeSpec, MAX_SYMBOLS,
+    layout::resolve_order, Order, ReshapeError, ReshapeExt, ShapeSpec, SymDim, MAX_SYMBOLS,
 };
 
 /// The input's elements in the reading order (`order` resolved for the input's layout).
@@ -27,8 +27,15 @@ pub fn in_reading_order(x: &ArrayViewD<'_, i64>, order: Order) -> Vec<i64> {
 ///   `NeedsCopy`), and a view of a non-empty input starts at the input's data;
 /// - `reshape_owned` holds the same values;
 /// - the consuming `into_reshape_clone` of the view gives the same array, a view exactly when
-///   `reshape_with` gives one, and of an owned copy the same values.
-pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<bool, String> {
+///   `reshape_with` gives one, and of an owned copy the same values;
+/// - `reshape_in_place` of the view succeeds exactly when the strict view does, giving the same
+///   view, and otherwise fails with the same error leaving the view as it was;
+/// - `to_layout` in the reading order is the same array, contiguous in that order.
+pub fn check<P>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<bool, String>
+where
+    P: ShapeSpec<Rank = ndarray::IxDyn> + Clone,
+{
+    in_place_agrees(x, &spec)?;
     let inferred = spec.infer_shape(x.shape());
     let got = x.reshape_with(spec.clone());
     match (&got, &inferred) {
@@ -76,6 +83,16 @@ pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<b
             {
                 return Err("into_reshape_clone of the view differs from reshape_with".into());
             }
+            let order =
+                ndarray_reshape::layout::resolve_order(x.shape(), x.strides(), spec.order());
+            let laid = x.to_layout(order).map_err(|e| format!("to_layout: {e}"))?;
+            let contiguous = match order {
+                Order::F => laid.t().is_standard_layout(),
+                _ => laid.is_standard_layout(),
+            };
+            if laid != *x || !contiguous {
+                return Err(format!("to_layout({order:?}) is not the input, contiguous"));
+            }
             let from_owned = x
                 .to_owned()
                 .into_reshape_clone(spec)
@@ -95,17 +112,46 @@ pub fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) -> Result<b
     }
 }
 
+/// `reshape_in_place` of a copy of the view `x` against the strict `reshape_view`: the same
+/// view on success, the same error and an untouched view on failure.
+fn in_place_agrees<P>(x: &ArrayViewD<'_, i64>, spec: &P) -> Result<(), String>
+where
+    P: ShapeSpec<Rank = ndarray::IxDyn>,
+{
+    let mut v = x.clone();
+    let strict = x.reshape_view(spec);
+    match (v.reshape_in_place(spec), strict) {
+        (Ok(()), Ok(s)) => {
+            if v.shape() != s.shape() || v.strides() != s.strides() || v.as_ptr() != s.as_ptr() {
+                return Err("reshape_in_place differs from reshape_view".into());
+            }
+        }
+        (Err(a), Err(b)) if a == b => {
+            if v.shape() != x.shape() || v.strides() != x.strides() || v.as_ptr() != x.as_ptr() {
+                return Err("a failed reshape_in_place changed the view".into());
+            }
+        }
+        (a, b) => {
+            return Err(format!(
+                "reshape_in_place {a:?} vs reshape_view {:?}",
+                b.map(|v| v.shape().to_vec())
+            ))
+        }
+    }
+    Ok(())
+}
+
 /// `input` with the dims of `mask` (bit `i` for dim `i`; those at least 1) as symbols, named
 /// after their value when `shared` (equal values share one symbol), after their position
 /// otherwise; and the binding that gives the values back.
-pub fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<Dim>, Vec<(String, usize)>) {
+pub fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<SymDim>, Vec<(String, usize)>) {
     let mut names: Vec<(String, usize)> = Vec::new();
     let dims = input
         .iter()
         .enumerate()
         .map(|(i, &d)| {
             if i >= 64 || mask & (1 << i) == 0 || d == 0 {
-                return Dim::from(d);
+                return SymDim::from(d);
             }
             let name = if shared {
                 format!("V{d}")
@@ -115,7 +161,7 @@ pub fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<Dim>, Vec<(St
             if !names.iter().any(|(n, _)| *n == name) {
                 names.push((name.clone(), d));
             }
-            Dim::sym(&name)
+            SymDim::sym(&name)
         })
         .collect();
     (dims, names)

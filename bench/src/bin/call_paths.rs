@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use ndarray::{s, Array, Array2, ArrayView2, ArrayView3, ArrayView4, Ix1, Ix2, Ix4, IxDyn};
-use ndarray_reshape::{Mx, Np, Order, ReshapeExt};
+use ndarray_reshape::{Mx, Np, Order, ReshapeExt, ShapeSpec};
 
 /// The inputs every path reads.
 struct Inputs<'a> {
@@ -45,7 +45,7 @@ const PATHS: &[Path] = &[
     ("view_contiguous/reshape_view_dim_ix2", |x| {
         let spec = Np::new(black_box([4096, 4096]), Order::C);
         let v = black_box(&x.contiguous);
-        v.reshape_view_dim::<Ix2>(&spec).unwrap().len()
+        v.reshape_view((&spec).dim::<Ix2>()).unwrap().len()
     }),
     ("view_strided/ndarray_to_shape_ixdyn", |x| {
         let v = black_box(&x.strided);
@@ -66,7 +66,7 @@ const PATHS: &[Path] = &[
     ("view_strided/reshape_with_dim_ix4", |x| {
         let spec = Np::new(black_box([8, 8, 64, 32]), Order::C);
         let v = black_box(&x.strided);
-        v.reshape_with_dim::<Ix4>(&spec).unwrap().len()
+        v.reshape_with((&spec).dim::<Ix4>()).unwrap().len()
     }),
     ("copy_4x4/ndarray_to_shape_ix1", |x| {
         let v = black_box(&x.tiny);
@@ -79,7 +79,7 @@ const PATHS: &[Path] = &[
     ("copy_4x4/reshape_with_dim_ix1", |x| {
         let spec = Np::new(black_box([-1]), Order::C);
         let v = black_box(&x.tiny);
-        v.reshape_with_dim::<Ix1>(&spec).unwrap().len()
+        v.reshape_with((&spec).dim::<Ix1>()).unwrap().len()
     }),
     ("copy_8x8/ndarray_to_shape_ix1", |x| {
         let v = black_box(&x.small);
@@ -92,7 +92,7 @@ const PATHS: &[Path] = &[
     ("copy_8x8/reshape_with_dim_ix1", |x| {
         let spec = Np::new(black_box([-1]), Order::C);
         let v = black_box(&x.small);
-        v.reshape_with_dim::<Ix1>(&spec).unwrap().len()
+        v.reshape_with((&spec).dim::<Ix1>()).unwrap().len()
     }),
 ];
 

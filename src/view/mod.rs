@@ -1,0 +1,465 @@
+//! The no-copy path: the [`Plan`] of a reshape (target shape, reading order, view strides) and
+//! the construction of views from it, for the strict, mutable and consuming modes.
+//!
+//! This module and `copy/` are the only ones with `unsafe` code: here, building views over an
+//! array's elements from strides the solver found. Every entry point takes the array it plans
+//! for, so no caller can pair a plan with another array.
+
+use ndarray::{
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension,
+    OwnedArcRepr, OwnedRepr, ShapeBuilder, StrideShape, ViewRepr,
+};
+
+use crate::dims::{
+    axis_low, contiguous_dims, dim_filled, fill_contiguous_strides, typed_dim, Reading,
+};
+use crate::error::{ReshapeError, Rule};
+use crate::layout::{is_contiguous, reading, solve};
+use crate::small::Small;
+use crate::spec::{reject, ShapeSpec};
+
+mod consuming;
+
+pub use consuming::IntoReshapeData;
+pub(crate) use consuming::{arc_into_or, cow_into_or, owned_into_or, view_into_or};
+
+/// What a reshape will do: the target shape, the reading order, and whether the strides permit
+/// a view (then `strides` holds them). Filled in place in the caller's frame: a plan returned
+/// by value through a `Result` is copied twice on the view path.
+pub(crate) struct Plan {
+    pub(crate) shape: Small<usize>,
+    /// The view strides, when `view` and not `contiguous`.
+    strides: Small<isize>,
+    pub(crate) reading: Reading,
+    view: bool,
+    /// The input is contiguous in the reading order: the view has ndarray's default strides
+    /// for `shape` in that order (what the solver would find, length-1 axes included), and is
+    /// built from the shape alone.
+    contiguous: bool,
+}
+
+impl Plan {
+    /// An empty plan, for [`compute`](Self::compute) to fill.
+    #[inline]
+    pub(crate) fn empty() -> Plan {
+        Plan {
+            shape: Small::new(),
+            strides: Small::new(),
+            reading: Reading::C,
+            view: false,
+            contiguous: false,
+        }
+    }
+
+    /// Plan `spec` for an input of `shape` and `strides`.
+    #[inline]
+    pub(crate) fn compute<P: ShapeSpec + ?Sized>(
+        &mut self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Result<(), ReshapeError> {
+        spec.infer_into(shape, &mut self.shape)?;
+        self.reading = reading(shape, strides, spec.order());
+        self.contiguous = is_contiguous(shape, strides, self.reading);
+        self.view = self.contiguous || {
+            // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
+            self.strides.fill(0isize, self.shape.len());
+            let empty = shape.contains(&0);
+            solve(
+                shape,
+                strides,
+                &self.shape,
+                self.reading,
+                empty,
+                &mut self.strides,
+            )
+        };
+        Ok(())
+    }
+
+    /// [`compute`](Self::compute), then [`ReshapeError::NeedsCopy`] unless the plan is a view:
+    /// the strict modes.
+    #[inline]
+    fn compute_view<P: ShapeSpec + ?Sized>(
+        &mut self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+    ) -> Result<(), ReshapeError> {
+        self.compute(spec, shape, strides)?;
+        if self.view {
+            return Ok(());
+        }
+        Err(reject(
+            Rule::NeedsCopy,
+            spec,
+            shape,
+            &format!(
+                "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
+                &*self.shape,
+                self.reading.order()
+            ),
+        ))
+    }
+
+    /// The view strides, signed (the contiguous ones computed on demand).
+    fn signed_strides(&self) -> Small<isize> {
+        if self.contiguous {
+            let mut s = Small::filled(0isize, self.shape.len());
+            fill_contiguous_strides(&self.shape, self.reading, &mut s);
+            s
+        } else {
+            self.strides.clone()
+        }
+    }
+
+    /// The view this plan describes, of the array whose first element is at `ptr`, with dims
+    /// of type `E` (of the plan's rank), read-only or mutable (`V`). Always inlined: the view
+    /// path wraps it in a `CowArray` right away (BENCHMARKS.md, "The view path").
+    ///
+    /// # Safety
+    ///
+    /// `self.view` must hold, and the plan must have been computed for that live array, whose
+    /// elements must be readable (for a mutable view: writable and unaliased) for the view's
+    /// lifetime.
+    #[inline(always)]
+    unsafe fn build<A, E: Dimension + 'static, V: ViewKind<A, E>>(&self, ptr: *mut A) -> V {
+        if self.contiguous && !self.shape.contains(&0) {
+            let shape = contiguous_dims::<E>(&self.shape, self.reading);
+            // SAFETY: the array is contiguous in this order from `ptr` (its lowest address), so
+            // these strides (ndarray's defaults) address exactly its elements.
+            unsafe { V::from_shape_ptr(shape, ptr) }
+        } else {
+            // SAFETY: solver strides for this array (caller's contract).
+            unsafe { from_parts(ptr, &self.shape, &self.strides) }
+        }
+    }
+
+    /// The view this plan describes, read-only, borrowed for `'a`.
+    ///
+    /// # Safety
+    ///
+    /// As [`build`](Self::build).
+    #[inline(always)]
+    unsafe fn view<'a, A, E: Dimension + 'static>(&self, ptr: *const A) -> ArrayView<'a, A, E> {
+        // SAFETY: the caller's contract; the view is only read through.
+        unsafe { self.build(ptr.cast_mut()) }
+    }
+
+    /// The view this plan describes, mutable, borrowed for `'a`.
+    ///
+    /// # Safety
+    ///
+    /// As [`build`](Self::build); the reshape is a bijection onto the array's elements, so each
+    /// is still addressed by one index only.
+    #[inline]
+    unsafe fn view_mut<'a, A, E: Dimension + 'static>(
+        &self,
+        ptr: *mut A,
+    ) -> ArrayViewMut<'a, A, E> {
+        // SAFETY: the caller's contract.
+        unsafe { self.build(ptr) }
+    }
+}
+
+/// The two kinds of view a plan builds, read-only and mutable, through one builder
+/// ([`from_parts`]): ndarray's constructors of each.
+trait ViewKind<A, E: Dimension + 'static>: Sized {
+    /// ndarray's `from_shape_ptr` of this kind.
+    ///
+    /// # Safety
+    ///
+    /// As ndarray's.
+    unsafe fn from_shape_ptr(shape: StrideShape<E>, ptr: *mut A) -> Self;
+
+    fn invert_axis(&mut self, axis: Axis);
+}
+
+impl<A, E: Dimension + 'static> ViewKind<A, E> for ArrayView<'_, A, E> {
+    #[inline(always)]
+    unsafe fn from_shape_ptr(shape: StrideShape<E>, ptr: *mut A) -> Self {
+        // SAFETY: the caller's contract.
+        unsafe { ArrayView::from_shape_ptr(shape, ptr.cast_const()) }
+    }
+
+    #[inline(always)]
+    fn invert_axis(&mut self, axis: Axis) {
+        ArrayBase::invert_axis(self, axis);
+    }
+}
+
+impl<A, E: Dimension + 'static> ViewKind<A, E> for ArrayViewMut<'_, A, E> {
+    #[inline(always)]
+    unsafe fn from_shape_ptr(shape: StrideShape<E>, ptr: *mut A) -> Self {
+        // SAFETY: the caller's contract.
+        unsafe { ArrayViewMut::from_shape_ptr(shape, ptr) }
+    }
+
+    #[inline(always)]
+    fn invert_axis(&mut self, axis: Axis) {
+        ArrayBase::invert_axis(self, axis);
+    }
+}
+
+/// A view of `a` reshaped by `spec` when the strides permit one, otherwise `copy(a, shape,
+/// reading)`: the view-or-copy modes, with dims of the spec's rank type and the lifetime `'r`.
+/// The copy comes in as a function so that this module does not depend on `copy/`.
+///
+/// # Safety
+///
+/// The elements of `a` must be readable for `'r`.
+#[inline(always)]
+unsafe fn view_or<'r, A, D, P>(
+    a: &ArrayRef<A, D>,
+    spec: &P,
+    copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+) -> Result<CowArray<'r, A, P::Rank>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute(spec, a.shape(), a.strides())?;
+    match plan.view {
+        // SAFETY: a view plan for this array's layout, of the spec's rank: the view addresses
+        // exactly this array's elements, readable for `'r` (the caller's contract).
+        true => Ok(CowArray::from(unsafe { plan.view(a.as_ptr()) })),
+        false => copy(a, &plan.shape, plan.reading).map(CowArray::from),
+    }
+}
+
+/// The strict view of `a` reshaped by `spec`, with the lifetime `'r`.
+///
+/// # Safety
+///
+/// The elements of `a` must be readable for `'r`.
+#[inline(always)]
+unsafe fn view<'r, A, D, P>(
+    a: &ArrayRef<A, D>,
+    spec: &P,
+) -> Result<ArrayView<'r, A, P::Rank>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute_view(spec, a.shape(), a.strides())?;
+    // SAFETY: a view plan for this layout, of the spec's rank, readable for `'r` (the caller's
+    // contract).
+    Ok(unsafe { plan.view(a.as_ptr()) })
+}
+
+/// The lifetime of what the borrowing modes return, by storage kind: the borrow of the array
+/// (`'s`), except for an [`ArrayView`], whose results borrow its data (`'a`), so that a result
+/// outlives a temporary view (`x.t().reshape_with(..)`). Implemented for every storage that
+/// holds readable data. The crate's side of
+/// [`ReshapeExt::Cow`](crate::ReshapeExt::Cow) and [`ReshapeExt::View`](crate::ReshapeExt::View).
+pub trait Borrowed: ndarray::Data + Sized {
+    /// The view-or-copy result of an array of this storage borrowed for `'s`.
+    type Cow<'s, E: Dimension + 'static>
+    where
+        Self: 's;
+    /// The strict view of an array of this storage borrowed for `'s`.
+    type View<'s, E: Dimension + 'static>
+    where
+        Self: 's;
+
+    /// A view of `a` reshaped by `spec` when the strides permit, else `copy`.
+    fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+        a: &'s ArrayBase<Self, D>,
+        spec: &P,
+        copy: impl FnOnce(
+            &ArrayRef<Self::Elem, D>,
+            &[usize],
+            Reading,
+        ) -> Result<Array<Self::Elem, P::Rank>, ReshapeError>,
+    ) -> Result<Self::Cow<'s, P::Rank>, ReshapeError>;
+
+    /// The strict view of `a` reshaped by `spec`.
+    fn view<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+        a: &'s ArrayBase<Self, D>,
+        spec: &P,
+    ) -> Result<Self::View<'s, P::Rank>, ReshapeError>;
+}
+
+/// `Borrowed` for a storage whose results borrow the array.
+macro_rules! borrowed_by_the_array {
+    ([$($g:tt)*] $storage:ty, $elem:ty) => {
+        impl<$($g)*> Borrowed for $storage {
+            type Cow<'s, E: Dimension + 'static> = CowArray<'s, $elem, E> where Self: 's;
+            type View<'s, E: Dimension + 'static> = ArrayView<'s, $elem, E> where Self: 's;
+
+            #[inline(always)]
+            fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+                a: &'s ArrayBase<Self, D>,
+                spec: &P,
+                copy: impl FnOnce(&ArrayRef<$elem, D>, &[usize], Reading) -> Result<Array<$elem, P::Rank>, ReshapeError>,
+            ) -> Result<CowArray<'s, $elem, P::Rank>, ReshapeError> {
+                // SAFETY: the elements are borrowed (through `a`) for `'s`.
+                unsafe { view_or(a, spec, copy) }
+            }
+
+            #[inline(always)]
+            fn view<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+                a: &'s ArrayBase<Self, D>,
+                spec: &P,
+            ) -> Result<ArrayView<'s, $elem, P::Rank>, ReshapeError> {
+                // SAFETY: the elements are borrowed (through `a`) for `'s`.
+                unsafe { view(a, spec) }
+            }
+        }
+    };
+}
+
+borrowed_by_the_array!([A] OwnedRepr<A>, A);
+borrowed_by_the_array!([A] OwnedArcRepr<A>, A);
+borrowed_by_the_array!(['a, A] CowRepr<'a, A>, A);
+borrowed_by_the_array!(['a, A] ViewRepr<&'a mut A>, A);
+
+impl<'a, A> Borrowed for ViewRepr<&'a A> {
+    type Cow<'s, E: Dimension + 'static>
+        = CowArray<'a, A, E>
+    where
+        Self: 's;
+    type View<'s, E: Dimension + 'static>
+        = ArrayView<'a, A, E>
+    where
+        Self: 's;
+
+    #[inline(always)]
+    fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+        a: &'s ArrayView<'a, A, D>,
+        spec: &P,
+        copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+    ) -> Result<CowArray<'a, A, P::Rank>, ReshapeError> {
+        // SAFETY: a view's elements are borrowed for `'a`, however briefly the view itself is.
+        unsafe { view_or(a, spec, copy) }
+    }
+
+    #[inline(always)]
+    fn view<'s, D: Dimension, P: ShapeSpec + ?Sized>(
+        a: &'s ArrayView<'a, A, D>,
+        spec: &P,
+    ) -> Result<ArrayView<'a, A, P::Rank>, ReshapeError> {
+        // SAFETY: a view's elements are borrowed for `'a`.
+        unsafe { view(a, spec) }
+    }
+}
+
+/// [`view_or`] for an [`ArrayRef`], whose results borrow it.
+#[inline(always)]
+pub(crate) fn view_or_ref<'s, A, D, P>(
+    a: &'s ArrayRef<A, D>,
+    spec: &P,
+    copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+) -> Result<CowArray<'s, A, P::Rank>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    // SAFETY: the elements are borrowed (through `a`) for `'s`.
+    unsafe { view_or(a, spec, copy) }
+}
+
+/// [`view`] for an [`ArrayRef`], whose views borrow it.
+#[inline(always)]
+pub(crate) fn view_ref<'s, A, D, P>(
+    a: &'s ArrayRef<A, D>,
+    spec: &P,
+) -> Result<ArrayView<'s, A, P::Rank>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    // SAFETY: the elements are borrowed (through `a`) for `'s`.
+    unsafe { view(a, spec) }
+}
+
+/// The target shape and reading order of `spec` for `a`, without the stride solver: the modes
+/// that always copy.
+#[inline(always)]
+pub(crate) fn target<A, D, P>(
+    a: &ArrayRef<A, D>,
+    spec: &P,
+) -> Result<(Small<usize>, Reading), ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut shape = Small::new();
+    spec.infer_into(a.shape(), &mut shape)?;
+    Ok((shape, reading(a.shape(), a.strides(), spec.order())))
+}
+
+/// The strict mutable view ([`ReshapeExt::reshape_view_mut`](crate::ReshapeExt::reshape_view_mut)).
+#[inline(always)]
+pub(crate) fn view_mut<'a, A, D, P>(
+    a: &'a mut ArrayRef<A, D>,
+    spec: &P,
+) -> Result<ArrayViewMut<'a, A, P::Rank>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let mut plan = Plan::empty();
+    plan.compute_view(spec, a.shape(), a.strides())?;
+    let ptr = a.as_mut_ptr();
+    // SAFETY: a view plan for the layout of `a`, borrowed uniquely (an `&mut ArrayRef` is
+    // unshared data) for the returned lifetime.
+    Ok(unsafe { plan.view_mut(ptr) })
+}
+
+/// A view of kind `V` with signed strides at `ptr` (the element at index `[0, ..., 0]`), with
+/// dims of type `E`.
+///
+/// # Safety
+///
+/// `ptr` must be the non-null, aligned data pointer of a live array, and every index within
+/// `shape` must address, through `strides`, an element of it (as when the layout is a solver
+/// reshape of that array), or the shape must be empty; the elements must be readable (for a
+/// mutable view: writable and unaliased) for the view's lifetime.
+#[inline]
+unsafe fn from_parts<A, E: Dimension + 'static, V: ViewKind<A, E>>(
+    ptr: *mut A,
+    shape: &[usize],
+    strides: &[isize],
+) -> V {
+    if shape.contains(&0) {
+        // SAFETY: with ndarray's default strides (all zero for an empty shape) no element is
+        // addressed and the pointer is never offset; `ptr` is non-null and aligned.
+        return unsafe { V::from_shape_ptr(typed_dim::<E>(shape).into(), ptr) };
+    }
+    let (low, abs) = unsigned_layout::<E>(shape, strides);
+    if low == 0 {
+        // SAFETY: non-negative strides addressing live elements.
+        return unsafe { V::from_shape_ptr(typed_dim::<E>(shape).strides(abs), ptr) };
+    }
+    // SAFETY: every element of the layout lies in the live array; `low` (< 0) is the offset
+    // of the lowest of them, so `base` and every offset from it by the non-negative strides
+    // stay inside it, and the view from `base` addresses the same elements.
+    let mut view = unsafe {
+        let base = ptr.offset(low);
+        V::from_shape_ptr(typed_dim::<E>(shape).strides(abs), base)
+    };
+    // Inverting the axes brings the logical first element back to `ptr`.
+    for i in (0..shape.len()).filter(|&i| strides[i] < 0 && shape[i] > 1) {
+        view.invert_axis(Axis(i));
+    }
+    view
+}
+
+/// A signed layout as ndarray's constructors want it: the [`low_offset`] from the first element
+/// to the lowest address (negative exactly when some axis must be inverted afterwards) and the
+/// strides' magnitudes (as a dim of type `E`).
+#[inline]
+fn unsigned_layout<E: Dimension + 'static>(shape: &[usize], strides: &[isize]) -> (isize, E) {
+    let mut low = 0isize;
+    let abs = dim_filled(strides.len(), |abs| {
+        for ((a, &s), &d) in abs.iter_mut().zip(strides).zip(shape) {
+            *a = s.unsigned_abs();
+            low += axis_low(d, s);
+        }
+    });
+    (low, abs)
+}
