@@ -44,7 +44,7 @@ def main():
 
     def baseline(name):
         group, fn = name.split("/")
-        typed = "_dim_" in fn
+        typed = re.search(r"_ix\d$", fn) is not None
         candidates = [m for m in per_call if m.startswith(group + "/ndarray_")]
         dyn = [m for m in candidates if m.endswith("_ixdyn")]
         fixed = [m for m in candidates if not m.endswith("_ixdyn")]

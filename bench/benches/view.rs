@@ -53,7 +53,7 @@ fn contiguous(c: &mut Criterion) {
         b.iter(|| black_box(black_box(&a).reshape_view(black_box(&spec)).unwrap()))
     });
     // Rank-typed results, against `to_shape` to a typed `Ix2` shape.
-    g.bench_function("reshape_view_dim_ix2_prebuilt_spec", |b| {
+    g.bench_function("reshape_view_ix2_prebuilt_spec", |b| {
         b.iter(|| {
             black_box(
                 black_box(&a)
@@ -62,7 +62,7 @@ fn contiguous(c: &mut Criterion) {
             )
         })
     });
-    g.bench_function("reshape_with_dim_ix2_prebuilt_spec", |b| {
+    g.bench_function("reshape_with_ix2_prebuilt_spec", |b| {
         b.iter(|| {
             black_box(
                 black_box(&a)
@@ -103,7 +103,7 @@ fn strided(c: &mut Criterion) {
     g.bench_function("reshape_with_np_prebuilt_spec", |b| {
         b.iter(|| black_box(black_box(&v).reshape_with(black_box(&np)).unwrap()))
     });
-    g.bench_function("reshape_with_dim_ix4_np_prebuilt_spec", |b| {
+    g.bench_function("reshape_with_ix4_np_prebuilt_spec", |b| {
         b.iter(|| {
             black_box(
                 black_box(&v)

@@ -42,7 +42,7 @@ const PATHS: &[Path] = &[
         let v = black_box(&x.contiguous);
         v.to_shape(black_box((4096, 4096))).unwrap().len()
     }),
-    ("view_contiguous/reshape_view_dim_ix2", |x| {
+    ("view_contiguous/reshape_view_ix2", |x| {
         let spec = Np::new(black_box([4096, 4096]), Order::C);
         let v = black_box(&x.contiguous);
         v.reshape_view((&spec).dim::<Ix2>()).unwrap().len()
@@ -63,7 +63,7 @@ const PATHS: &[Path] = &[
         let v = black_box(&x.strided);
         v.to_shape(black_box((8, 8, 64, 32))).unwrap().len()
     }),
-    ("view_strided/reshape_with_dim_ix4", |x| {
+    ("view_strided/reshape_with_ix4", |x| {
         let spec = Np::new(black_box([8, 8, 64, 32]), Order::C);
         let v = black_box(&x.strided);
         v.reshape_with((&spec).dim::<Ix4>()).unwrap().len()
@@ -76,7 +76,7 @@ const PATHS: &[Path] = &[
         let spec = Np::new(black_box([-1]), Order::C);
         black_box(&x.tiny).reshape_with(&spec).unwrap().len()
     }),
-    ("copy_4x4/reshape_with_dim_ix1", |x| {
+    ("copy_4x4/reshape_with_ix1", |x| {
         let spec = Np::new(black_box([-1]), Order::C);
         let v = black_box(&x.tiny);
         v.reshape_with((&spec).dim::<Ix1>()).unwrap().len()
@@ -89,7 +89,7 @@ const PATHS: &[Path] = &[
         let spec = Np::new(black_box([-1]), Order::C);
         black_box(&x.small).reshape_with(&spec).unwrap().len()
     }),
-    ("copy_8x8/reshape_with_dim_ix1", |x| {
+    ("copy_8x8/reshape_with_ix1", |x| {
         let spec = Np::new(black_box([-1]), Order::C);
         let v = black_box(&x.small);
         v.reshape_with((&spec).dim::<Ix1>()).unwrap().len()
