@@ -248,7 +248,7 @@ fn one(u: &mut Unstructured<'_>, target: Target) -> Result<()> {
     Ok(())
 }
 
-fn check<P: ShapeSpec + Clone>(x: &ArrayViewD<'_, i64>, spec: P) {
+fn check<P: ShapeSpec<Rank = ndarray::IxDyn> + Clone>(x: &ArrayViewD<'_, i64>, spec: P) {
     if let Err(why) = oracle::check(x, spec) {
         panic!("{why}");
     }
