@@ -69,14 +69,14 @@ fn empty_raw<A, D: Dimension>(n: usize) -> RawArrayViewMut<A, D> {
 }
 
 pub(crate) mod sealed {
-    use ndarray::{ArrayBase, Dimension, RawData};
+    use ndarray::{ArrayBase, Data, Dimension};
 
     use crate::error::ReshapeError;
     use crate::spec::ShapeSpec;
 
     /// The consuming and in-place reshapes of one storage kind: the crate's side of the public
     /// [`IntoReshapeData`](super::IntoReshapeData).
-    pub trait Storage: RawData + Sized {
+    pub trait Storage: Data + Sized {
         /// The consuming reshape, with dims of the spec's rank type.
         fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
             a: ArrayBase<Self, D>,
@@ -84,11 +84,13 @@ pub(crate) mod sealed {
         ) -> Result<ArrayBase<Self, P::Rank>, ReshapeError>;
 
         /// Everything [`into_reshape`](Self::into_reshape) of `a` can refuse, checked without
-        /// consuming it.
+        /// consuming it: a view plan (and, for a shared array, what sharing forbids).
         fn check<D: Dimension, P: ShapeSpec + ?Sized>(
             a: &ArrayBase<Self, D>,
             spec: &P,
-        ) -> Result<(), ReshapeError>;
+        ) -> Result<(), ReshapeError> {
+            super::Plan::empty().compute_view(spec, a.shape(), a.strides())
+        }
 
         /// An array of no elements and rank `n`, allocating no element (a shared array's
         /// `Arc` only): what `a` holds for the moment of an in-place reshape.
@@ -126,14 +128,6 @@ pub(crate) mod sealed {
 /// ```
 pub trait IntoReshapeData: sealed::Storage {}
 
-/// The strict check of the consuming modes of the storages without sharing: a view plan.
-fn check_view<A, D: Dimension, P: ShapeSpec + ?Sized>(
-    a: &ArrayRef<A, D>,
-    spec: &P,
-) -> Result<(), ReshapeError> {
-    Plan::empty().compute_view(spec, a.shape(), a.strides())
-}
-
 impl<A> IntoReshapeData for ViewRepr<&A> {}
 impl<'a, A> sealed::Storage for ViewRepr<&'a A> {
     fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
@@ -144,13 +138,6 @@ impl<'a, A> sealed::Storage for ViewRepr<&'a A> {
         plan.compute_view(spec, a.shape(), a.strides())?;
         // SAFETY: a view plan for the layout of `a`, whose elements are borrowed for `'a`.
         Ok(unsafe { plan.view(a.as_ptr()) })
-    }
-
-    fn check<D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &ArrayView<'a, A, D>,
-        spec: &P,
-    ) -> Result<(), ReshapeError> {
-        check_view(a, spec)
     }
 
     fn placeholder<D: Dimension>(n: usize) -> ArrayView<'a, A, D> {
@@ -174,13 +161,6 @@ impl<'a, A> sealed::Storage for ViewRepr<&'a mut A> {
         Ok(unsafe { plan.view_mut(ptr) })
     }
 
-    fn check<D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &ArrayViewMut<'a, A, D>,
-        spec: &P,
-    ) -> Result<(), ReshapeError> {
-        check_view(a, spec)
-    }
-
     fn placeholder<D: Dimension>(n: usize) -> ArrayViewMut<'a, A, D> {
         // SAFETY: no element is addressed.
         unsafe { empty_raw(n).deref_into_view_mut() }
@@ -196,13 +176,6 @@ impl<A> sealed::Storage for OwnedRepr<A> {
         let mut plan = Plan::empty();
         plan.compute_view(spec, a.shape(), a.strides())?;
         Ok(owned_with_layout(a, &plan.shape, &plan.signed_strides()))
-    }
-
-    fn check<D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &Array<A, D>,
-        spec: &P,
-    ) -> Result<(), ReshapeError> {
-        check_view(a, spec)
     }
 
     fn placeholder<D: Dimension>(n: usize) -> Array<A, D> {
@@ -289,13 +262,6 @@ impl<'a, A: Clone> sealed::Storage for CowRepr<'a, A> {
             // The owned variant: `into_owned` moves the array out without copying.
             OwnedRepr::into_reshape(a.into_owned(), spec).map(CowArray::from)
         }
-    }
-
-    fn check<D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &CowArray<'a, A, D>,
-        spec: &P,
-    ) -> Result<(), ReshapeError> {
-        check_view(a, spec)
     }
 
     fn placeholder<D: Dimension>(n: usize) -> CowArray<'a, A, D> {
