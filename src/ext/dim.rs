@@ -2,12 +2,8 @@
 //! rank-typed array, with this crate's error) and [`IntoReshapeClone`] (the storage kinds
 //! [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) works on).
 
-use ndarray::{
-    Array, ArrayBase, ArrayRef, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData,
-    ViewRepr,
-};
+use ndarray::{ArrayBase, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData, ViewRepr};
 
-use crate::dims::Reading;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::spec::ShapeSpec;
 use crate::view::{self, IntoReshapeData};
@@ -124,21 +120,6 @@ pub(crate) mod sealed {
     }
 }
 
-/// The copy of the consuming modes: `a` read in `reading` as `shape`.
-fn copy_for<A, D, P>(
-    spec: &P,
-    a: &ArrayRef<A, D>,
-    shape: &[usize],
-    reading: Reading,
-) -> Result<Array<A, P::Rank>, ReshapeError>
-where
-    A: Clone + Send + Sync,
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
-    copy_or_fail(a, spec, shape, reading)
-}
-
 /// `IntoReshapeClone` for a storage kind: its result storage, and the function of `view` that
 /// does the work.
 macro_rules! into_reshape_clone {
@@ -154,7 +135,7 @@ macro_rules! into_reshape_clone {
             where
                 Self::Elem: Clone + Send + Sync,
             {
-                $work(a, spec, &|a, shape, r| copy_for(spec, a, shape, r))
+                $work(a, spec, &|a, shape, r| copy_or_fail(a, spec, shape, r))
             }
         }
     };

@@ -286,26 +286,7 @@ where
     P: ShapeSpec + ?Sized,
 {
     // SAFETY: the elements of the view `a` are borrowed for `'a`.
-    unsafe { borrowed_view_or(&a, spec, copy) }
-}
-
-/// A view of `a` with the lifetime `'a` when the strides permit, else `copy`: the consuming
-/// modes of the storages that borrow their elements (a view, a `CowArray`'s view variant).
-///
-/// # Safety
-///
-/// The elements of `a` must be borrowed for `'a`.
-unsafe fn borrowed_view_or<'a, A, D, P>(
-    a: &ArrayRef<A, D>,
-    spec: &P,
-    copy: CopyFn<'_, A, D, P::Rank>,
-) -> Result<CowArray<'a, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
-    // SAFETY: the elements of `a` are borrowed for `'a` (the caller's contract).
-    unsafe { view_or(a, spec, copy) }
+    unsafe { view_or(&a, spec, copy) }
 }
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an owned
@@ -370,5 +351,5 @@ where
         return owned_into_or(a.into_owned(), spec, copy).map(CowArray::from);
     }
     // SAFETY: `a` is the view variant, which borrows its elements for `'a`.
-    unsafe { borrowed_view_or(&a, spec, copy) }
+    unsafe { view_or(&a, spec, copy) }
 }

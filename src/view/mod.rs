@@ -296,8 +296,7 @@ macro_rules! borrowed_by_the_array {
                 spec: &P,
                 copy: impl FnOnce(&ArrayRef<$elem, D>, &[usize], Reading) -> Result<Array<$elem, P::Rank>, ReshapeError>,
             ) -> Result<CowArray<'s, $elem, P::Rank>, ReshapeError> {
-                // SAFETY: the elements are borrowed (through `a`) for `'s`.
-                unsafe { view_or(a, spec, copy) }
+                view_or_ref(a, spec, copy)
             }
 
             #[inline(always)]
@@ -305,8 +304,7 @@ macro_rules! borrowed_by_the_array {
                 a: &'s ArrayBase<Self, D>,
                 spec: &P,
             ) -> Result<ArrayView<'s, $elem, P::Rank>, ReshapeError> {
-                // SAFETY: the elements are borrowed (through `a`) for `'s`.
-                unsafe { view(a, spec) }
+                view_ref(a, spec)
             }
         }
     };
@@ -347,7 +345,8 @@ impl<'a, A> Borrowed for ViewRepr<&'a A> {
     }
 }
 
-/// [`view_or`] for an [`ArrayRef`], whose results borrow it.
+/// [`view_or`] for an [`ArrayRef`] (what every array dereferences to), whose results borrow
+/// it: the storages other than a view, and `ArrayRef` itself.
 #[inline(always)]
 pub(crate) fn view_or_ref<'s, A, D, P>(
     a: &'s ArrayRef<A, D>,
@@ -362,7 +361,7 @@ where
     unsafe { view_or(a, spec, copy) }
 }
 
-/// [`view`] for an [`ArrayRef`], whose views borrow it.
+/// [`view`] for an [`ArrayRef`], whose views borrow it (see [`view_or_ref`]).
 #[inline(always)]
 pub(crate) fn view_ref<'s, A, D, P>(
     a: &'s ArrayRef<A, D>,
