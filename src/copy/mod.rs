@@ -99,13 +99,26 @@ impl AllocError {
 
 /// An empty `Vec` with room for exactly `n` elements, or the [`AllocError`] (never an abort: a
 /// shape read from a file may ask for more memory than there is).
+/// Allocated here rather than by `Vec::try_reserve_exact`, whose growth logic is not inlined
+/// and costs the small copies about 30 instructions (BENCHMARKS.md, "The view path").
 #[inline]
 fn buffer<A>(n: usize) -> Result<Vec<A>, AllocError> {
-    let mut v = Vec::new();
-    match v.try_reserve_exact(n) {
-        Ok(()) => Ok(v),
-        Err(_) => Err(alloc_failed::<A>(n)),
+    // `Layout::array` refuses sizes past `isize::MAX`, as `Vec` does.
+    let Ok(layout) = std::alloc::Layout::array::<A>(n) else {
+        return Err(alloc_failed::<A>(n));
+    };
+    if layout.size() == 0 {
+        // Zero elements or zero-sized ones: no allocation (a `Vec` of ZSTs holds any count).
+        return Ok(Vec::new());
     }
+    // SAFETY: `layout` has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc(layout) }.cast::<A>();
+    if ptr.is_null() {
+        return Err(alloc_failed::<A>(n));
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[A; n]`, which
+    // is what a `Vec<A>` of capacity `n` owns; length 0 reads nothing.
+    Ok(unsafe { Vec::from_raw_parts(ptr, 0, n) })
 }
 
 #[cold]

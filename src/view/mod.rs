@@ -51,8 +51,10 @@ impl Plan {
         }
     }
 
-    /// Plan `spec` for an input of `shape` and `strides`.
-    #[inline]
+    /// Plan `spec` for an input of `shape` and `strides`. Always inlined: out of line, the typed
+    /// and untyped plans of one spec reach the dialect's inference through a call, about 30
+    /// instructions more on the view path (BENCHMARKS.md, "The view path").
+    #[inline(always)]
     pub(crate) fn compute<P: ShapeSpec + ?Sized>(
         &mut self,
         spec: &P,
