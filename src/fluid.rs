@@ -249,11 +249,8 @@ impl<A: Float + Send + Sync> Reshape<A> {
     /// ```
     pub fn run<D: Dimension>(&self, x: Array<A, D>) -> Result<Array<A, IxDyn>, ReshapeError> {
         let mut y = if self.inplace {
-            match x.reshape_view(&self.spec) {
-                Ok(_) => x.into_reshape(&self.spec)?,
-                Err(ReshapeError::NeedsCopy(_)) => x.reshape_owned(&self.spec)?,
-                Err(e) => return Err(e),
-            }
+            // One plan: the buffer with the new layout when the strides permit, else a copy.
+            x.into_reshape_clone(&self.spec)?
         } else {
             x.reshape_owned(&self.spec)?
         };

@@ -7,10 +7,9 @@ use std::ops::{Deref, DerefMut};
 /// Entries kept inline; longer vectors spill to the heap.
 pub(crate) const INLINE: usize = 8;
 
-/// A small vector of `Copy` values. (Public only because a hidden trait method returns it; the
+/// A small vector of `Copy` values. (`pub` only because the sealed spec trait names it; the
 /// module is private, so it cannot be named outside the crate.)
 #[derive(Clone)]
-#[doc(hidden)]
 pub struct Small<T: Copy + Default> {
     /// The number of entries: in `buf` up to [`INLINE`], in `heap` beyond.
     len: usize,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use ndarray::{ArrayBase, Dimension, RawData};
 
-use super::{fmt_range, Extent, IntoSpecList, Sealed, ShapeSpec, SpecList};
+use super::{fmt_range, Extent, IntoSpecList, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -180,14 +180,7 @@ impl<A, D: Dimension> IntoLike for &ndarray::ArrayRef<A, D> {
     }
 }
 
-impl Sealed for Like {}
-impl ShapeSpec for Like {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Like, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(Like, Dialect::Like);
 
 impl Like {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -269,6 +262,7 @@ fn canonical(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     fn like(
         rhs: &[usize],

@@ -1,9 +1,12 @@
-//! Shape specs: the [`ShapeSpec`] trait and the reading machinery the dialects share (the
-//! output under construction, `-1` inference, reading in reverse, `-4`/`-6` splits). One file
-//! per dialect beside this one, and the spec values in [`values`].
+//! Shape specs: the [`ShapeSpec`] trait, its crate side ([`sealed`]), the macro that makes a
+//! dialect's spec type a `ShapeSpec`, and what the dialects' scans share (the output under
+//! construction, `-1` inference, reading in reverse, `-4`/`-6` splits).
 //!
-//! Every dialect is a way to compute a target shape from an input shape. Nothing here touches
-//! array data.
+//! One file per dialect (`mx`, `like`, `paddle`, `np`, `npx`, `onnx`); beside them the spec
+//! values and their conversions (`values`), MXNet attribute maps (`attrs`), typed results
+//! (`ranked`), the arithmetic on concrete and symbolic dims (`extent`), backward inference
+//! (`backward`) and lowering to ONNX (`lower`). Every dialect is a way to compute a target shape
+//! from an input shape; nothing here touches array data.
 
 use ndarray::Dimension;
 
@@ -27,39 +30,81 @@ pub(crate) mod values;
 
 pub(crate) use extent::Extent;
 
-/// The rank type (`IxDyn`) and the two inference methods of a dialect spec's `ShapeSpec` impl,
-/// concrete and symbolic, both its generic `run`.
-macro_rules! inference_by_run {
-    () => {
-        type Rank = ndarray::IxDyn;
+/// The `ShapeSpec` impl of a dialect's spec type `$t`, named `$dialect` in errors: results of
+/// dynamic rank, and concrete and symbolic inference both by the type's generic `run`
+/// (`fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds,
+/// ReshapeError>`). Further `ShapeSpec` items (NumPy's `order`) follow in braces.
+macro_rules! dialect_spec {
+    ($t:ty, $dialect:expr $(, { $($extra:tt)* })?) => {
+        impl crate::spec::sealed::Spec for $t {
+            #[inline]
+            fn infer_into(
+                &self,
+                input: &[usize],
+                dims: &mut crate::small::Small<usize>,
+            ) -> Result<(), crate::error::ReshapeError> {
+                self.run(input, dims)
+            }
 
-        #[inline]
-        fn infer_into(
-            &self,
-            input: &[usize],
-            dims: &mut crate::small::Small<usize>,
-        ) -> Result<(), crate::error::ReshapeError> {
-            self.run(input, dims)
+            fn infer_sym(
+                &self,
+                input: &[crate::sym::SymDim],
+                dims: &mut crate::small::Small<crate::sym::SymDim>,
+            ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError> {
+                self.run(input, dims)
+            }
+
+            fn describe(&self) -> (crate::error::Dialect, String) {
+                ($dialect, self.to_string())
+            }
         }
 
-        fn infer_sym(
-            &self,
-            input: &[crate::sym::SymDim],
-            dims: &mut crate::small::Small<crate::sym::SymDim>,
-        ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError> {
-            self.run(input, dims)
+        impl crate::spec::ShapeSpec for $t {
+            type Rank = ndarray::IxDyn;
+            $($($extra)*)?
         }
     };
 }
-pub(crate) use inference_by_run;
+pub(crate) use dialect_spec;
 pub use ranked::Ranked;
 pub(crate) use values::into_spec;
 pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 
-mod sealed {
-    pub trait Sealed {}
+/// The crate's side of the public spec traits: what the modes call and no user needs. The
+/// module is private, so no type outside the crate implements [`ShapeSpec`] or [`SpecInt`], and
+/// these methods can change without breaking anyone.
+pub(crate) mod sealed {
+    use crate::error::{Dialect, ReshapeError};
+    use crate::small::Small;
+    use crate::sym::{Condition, SymDim};
+
+    /// The inference behind [`ShapeSpec`](super::ShapeSpec).
+    pub trait Spec {
+        /// [`infer_shape`](super::ShapeSpec::infer_shape) into a caller's small inline buffer
+        /// (no allocation for up to 8 dims, nothing large returned by value): the view path.
+        fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError>;
+
+        /// [`infer_into`](Self::infer_into) on symbolic dims; gives the conditions. The
+        /// dialect's own algorithm, run on [`SymDim`]s.
+        fn infer_sym(
+            &self,
+            input: &[SymDim],
+            dims: &mut Small<SymDim>,
+        ) -> Result<Small<Condition>, ReshapeError>;
+
+        /// The dialect and the spec as written, for error messages.
+        fn describe(&self) -> (Dialect, String);
+    }
+
+    /// The conversion behind [`SpecInt`](super::SpecInt).
+    pub trait Int {
+        /// The value as a spec entry, or why it is not one.
+        fn to_spec(&self) -> Result<i64, super::values::EntryError>;
+
+        /// The value as the user wrote it, for error messages.
+        fn written(&self) -> String;
+    }
 }
-pub(crate) use sealed::Sealed;
 
 /// A reshape spec of some dialect: computes the target shape from an input shape, without data.
 ///
@@ -78,7 +123,7 @@ pub(crate) use sealed::Sealed;
 /// # Ok(())
 /// # }
 /// ```
-pub trait ShapeSpec: Sealed {
+pub trait ShapeSpec: sealed::Spec {
     /// The dimension type of the arrays a reshape with this spec returns: `IxDyn` for a
     /// dialect's spec, `E` for [`spec.dim::<E>()`](Self::dim).
     type Rank: Dimension + 'static;
@@ -121,11 +166,6 @@ pub trait ShapeSpec: Sealed {
         Ok(dims.to_vec())
     }
 
-    /// [`infer_shape`](Self::infer_shape) into a caller's small inline buffer (no allocation
-    /// for up to 8 dims, nothing large returned by value): the view path uses this.
-    #[doc(hidden)]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError>;
-
     /// The requested reading order. [`Order::C`] for every dialect but NumPy's.
     ///
     /// ```
@@ -136,19 +176,6 @@ pub trait ShapeSpec: Sealed {
     fn order(&self) -> Order {
         Order::C
     }
-
-    /// The dialect and the spec as written, for error messages.
-    #[doc(hidden)]
-    fn describe(&self) -> (crate::Dialect, String);
-
-    /// [`infer_shape`](Self::infer_shape) on symbolic dims, into `dims`; gives the
-    /// conditions. The dialect's own algorithm, run on [`SymDim`]s.
-    #[doc(hidden)]
-    fn infer_sym(
-        &self,
-        input: &[SymDim],
-        dims: &mut Small<SymDim>,
-    ) -> Result<Small<Condition>, ReshapeError>;
 
     /// The target shape for an input whose dims may be symbolic (`[N, 3, 224, 224]`,
     /// `[B, T, 512]`), by the dialect's own algorithm: MXNet's `0` copies the dim at its read
@@ -317,10 +344,7 @@ pub trait ShapeSpec: Sealed {
     }
 }
 
-impl<T: ShapeSpec + ?Sized> Sealed for &T {}
-impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
-    type Rank = T::Rank;
-
+impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         (**self).infer_into(input, dims)
@@ -332,12 +356,16 @@ impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
     ) -> Result<Small<Condition>, ReshapeError> {
         (**self).infer_sym(input, dims)
     }
+    fn describe(&self) -> (crate::Dialect, String) {
+        (**self).describe()
+    }
+}
+impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
+    type Rank = T::Rank;
+
     #[inline]
     fn order(&self) -> Order {
         (**self).order()
-    }
-    fn describe(&self) -> (crate::Dialect, String) {
-        (**self).describe()
     }
 }
 

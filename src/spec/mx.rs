@@ -3,10 +3,7 @@
 
 use std::fmt;
 
-use super::{
-    input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, Sealed, ShapeSpec,
-    SpecList, Track,
-};
+use super::{input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, SpecList, Track};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -114,14 +111,7 @@ impl fmt::Display for Mx {
 
 super::into_spec!(Mx);
 
-impl Sealed for Mx {}
-impl ShapeSpec for Mx {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Mx, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(Mx, Dialect::Mx);
 
 impl Mx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -342,14 +332,7 @@ impl fmt::Display for MxTarget {
     }
 }
 
-impl Sealed for MxTarget {}
-impl ShapeSpec for MxTarget {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::MxLegacy, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(MxTarget, Dialect::MxLegacy);
 
 impl MxTarget {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -405,6 +388,7 @@ fn infer_target<E: Extent>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     fn ok(input: &[usize], spec: &[i64], rev: bool) -> Vec<usize> {
         Mx::new(spec).reverse(rev).infer_shape(input).unwrap()

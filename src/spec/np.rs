@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::dims::Order;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -82,19 +82,11 @@ impl fmt::Display for Np {
     }
 }
 
-impl Sealed for Np {}
-impl ShapeSpec for Np {
-    #[inline]
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Np, self.to_string())
-    }
-
-    super::inference_by_run!();
-
+super::dialect_spec!(Np, Dialect::Np, {
     fn order(&self) -> Order {
         self.order
     }
-}
+});
 
 impl Np {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -134,6 +126,7 @@ fn bad_value(i: usize, v: i64) -> Fail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     #[test]
     fn table() {

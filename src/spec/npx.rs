@@ -2,10 +2,7 @@
 
 use std::fmt;
 
-use super::{
-    input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, Sealed, ShapeSpec,
-    SpecList, Track,
-};
+use super::{input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, SpecList, Track};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -101,14 +98,7 @@ impl fmt::Display for Npx {
 
 super::into_spec!(Npx);
 
-impl Sealed for Npx {}
-impl ShapeSpec for Npx {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Npx, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(Npx, Dialect::Npx);
 
 impl Npx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -251,6 +241,7 @@ fn scan<E: Extent, T: Track>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     #[test]
     fn documented_examples() {

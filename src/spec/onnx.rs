@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -108,14 +108,7 @@ impl fmt::Display for Onnx {
 
 super::into_spec!(Onnx);
 
-impl Sealed for Onnx {}
-impl ShapeSpec for Onnx {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Onnx, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(Onnx, Dialect::Onnx);
 
 impl Onnx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -180,6 +173,7 @@ fn infer<E: Extent>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     #[test]
     fn accessors_give_what_an_exporter_writes() {

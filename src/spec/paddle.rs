@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Extent, IntoSpecList, Out, Sealed, ShapeSpec, SpecList};
+use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
 
@@ -96,14 +96,7 @@ impl fmt::Display for Paddle {
 
 super::into_spec!(Paddle);
 
-impl Sealed for Paddle {}
-impl ShapeSpec for Paddle {
-    fn describe(&self) -> (Dialect, String) {
-        (Dialect::Paddle, self.to_string())
-    }
-
-    super::inference_by_run!();
-}
+super::dialect_spec!(Paddle, Dialect::Paddle);
 
 impl Paddle {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -168,6 +161,7 @@ fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ShapeSpec;
 
     #[test]
     fn table() {

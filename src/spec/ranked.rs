@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 
 use ndarray::Dimension;
 
-use super::{reject, Sealed, ShapeSpec};
+use super::{reject, sealed, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Dialect, ReshapeError, Rule};
 use crate::small::Small;
@@ -78,10 +78,7 @@ impl<P: fmt::Debug, E: Dimension> fmt::Debug for Ranked<P, E> {
     }
 }
 
-impl<P: ShapeSpec, E: Dimension + 'static> Sealed for Ranked<P, E> {}
-impl<P: ShapeSpec, E: Dimension + 'static> ShapeSpec for Ranked<P, E> {
-    type Rank = E;
-
+impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
     #[inline]
     fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
         self.spec.infer_into(input, dims)?;
@@ -109,13 +106,17 @@ impl<P: ShapeSpec, E: Dimension + 'static> ShapeSpec for Ranked<P, E> {
         }
     }
 
+    fn describe(&self) -> (Dialect, String) {
+        self.spec.describe()
+    }
+}
+
+impl<P: ShapeSpec, E: Dimension + 'static> ShapeSpec for Ranked<P, E> {
+    type Rank = E;
+
     #[inline]
     fn order(&self) -> Order {
         self.spec.order()
-    }
-
-    fn describe(&self) -> (Dialect, String) {
-        self.spec.describe()
     }
 }
 

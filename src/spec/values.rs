@@ -6,7 +6,8 @@ use std::fmt;
 
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
-use super::{Sealed, ShapeSpec};
+use super::sealed::Int;
+use super::ShapeSpec;
 use crate::error::{Fail, Rule};
 use crate::small::Small;
 
@@ -20,15 +21,11 @@ use crate::small::Small;
 /// let err = Mx::new([u64::MAX]).infer_shape(&[4]).unwrap_err();
 /// assert!(matches!(err, ReshapeError::ValueDoesNotFit(_)));
 /// ```
-pub trait SpecInt: Sealed {
-    #[doc(hidden)]
-    fn to_spec(&self) -> Result<i64, EntryError>;
-    #[doc(hidden)]
-    fn written(&self) -> String;
-}
+pub trait SpecInt: Int {}
 
-/// Why a spec entry could not be converted (opaque; it surfaces as a [`ReshapeError`](crate::ReshapeError)).
-#[doc(hidden)]
+/// Why a spec entry could not be converted; it surfaces as a
+/// [`ReshapeError`](crate::ReshapeError). (`pub` in this private module only because the
+/// sealed [`Int`] names it.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryError {
     rule: Rule,
@@ -37,8 +34,8 @@ pub struct EntryError {
 
 macro_rules! spec_int {
     ($($t:ty),*) => {$(
-        impl Sealed for $t {}
-        impl SpecInt for $t {
+        impl SpecInt for $t {}
+        impl Int for $t {
             #[inline]
             fn to_spec(&self) -> Result<i64, EntryError> {
                 i64::try_from(*self).map_err(|_| EntryError {
@@ -73,8 +70,8 @@ spec_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShapeItem(Result<i64, EntryError>, String);
 
-impl Sealed for ShapeItem {}
-impl SpecInt for ShapeItem {
+impl SpecInt for ShapeItem {}
+impl Int for ShapeItem {
     fn to_spec(&self) -> Result<i64, EntryError> {
         self.0.clone()
     }
