@@ -354,6 +354,7 @@ pub use sym::{Condition, SymDim, SymShape, MAX_SYMBOLS};
 /// ```
 pub mod args {
     pub use crate::ext::IntoReshapeClone;
+    pub use crate::spec::attrs::{AttrPair, AttrValue};
     pub use crate::spec::like::IntoLike;
     pub use crate::spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
     pub use crate::view::IntoReshapeData;

@@ -105,12 +105,12 @@ fn mxnet_attribute_maps() {
         let input = usizes(&r["in"]);
         let (inferred, same) = match r["op"].as_str().unwrap() {
             "Reshape" => {
-                let mx = Mx::from_attrs(attrs.iter().copied())
+                let mx = Mx::from_attrs(&attrs)
                     .unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
                 (mx.infer_shape(&input), mx == mx_spec(s))
             }
             "reshape_like" => {
-                let like = Like::from_attrs(usizes(&s["rhs"]), attrs.iter().copied())
+                let like = Like::from_attrs(usizes(&s["rhs"]), &attrs)
                     .unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
                 (like.infer_shape(&input), like == like_spec(s))
             }
@@ -128,6 +128,24 @@ fn mxnet_attribute_maps() {
         checked += 1;
     }
     assert_eq!(checked, 342, "336 Reshape and 6 reshape_like records");
+}
+
+/// The same records with the node's `attrs` passed as the parsed JSON map itself.
+#[cfg(feature = "serde_json")]
+#[test]
+fn mxnet_attribute_maps_from_serde_json() {
+    let mut checked = 0;
+    for r in records().iter().filter(|r| r["framework"] == "mxnet") {
+        let attrs = r["attrs"].as_object().unwrap();
+        let s = &r["spec"];
+        let same = match r["op"].as_str().unwrap() {
+            "Reshape" => Mx::from_attrs(attrs).map(|m| m == mx_spec(s)),
+            _ => Like::from_attrs(usizes(&s["rhs"]), attrs).map(|l| l == like_spec(s)),
+        };
+        assert_eq!(same, Ok(true), "{}", r["id"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 342);
 }
 
 #[test]

@@ -2,11 +2,134 @@
 //! `{"shape": "(0, -1, 21)", "reverse": "False"}`), parsed the way MXNet's parameter parser
 //! reads them.
 
+use std::borrow::Cow;
+
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::spec::like::Like;
 use crate::spec::mx::{Mx, MxTarget};
 use crate::spec::npx::Npx;
 use crate::spec::IntoSpecList;
+
+/// One attribute of an MXNet node, as the `from_attrs` constructors take them: a `(key,
+/// value)` pair or a reference to one, the key any string type, the value an [`AttrValue`].
+/// So a node's attributes may come as a `HashMap<String, String>` or a `BTreeMap`, by value or
+/// by reference, as a `Vec<(String, String)>` or `&[(&str, &str)]`, or (feature `serde_json`)
+/// as the `serde_json::Map` of the node's `"attrs"`.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use ndarray_reshape::{Mx, ReshapeError};
+///
+/// /// A node of a converter's own graph.
+/// struct Node {
+///     attrs: HashMap<String, String>,
+/// }
+///
+/// fn specs(graph: &[Node]) -> Result<Vec<Mx>, ReshapeError> {
+///     graph.iter().map(|node| Mx::from_attrs(&node.attrs)).collect()
+/// }
+///
+/// let node = Node { attrs: [("shape".into(), "(2L, 3L)".into())].into() };
+/// assert_eq!(specs(&[node])?, vec![Mx::new([2, 3])]);
+/// let pairs: Vec<(String, String)> = vec![("shape".into(), "(0, -1)".into())];
+/// assert_eq!(Mx::from_attrs(pairs)?, Mx::new([0, -1]));
+/// let slice: &[(&str, &str)] = &[("shape", "[4, -1]"), ("reverse", "True")];
+/// assert_eq!(Mx::from_attrs(slice)?, Mx::new([4, -1]).reverse(true));
+/// # Ok::<(), ReshapeError>(())
+/// ```
+pub trait AttrPair: sealed::Pair {}
+
+/// The value of an MXNet attribute: a string type as the symbol JSON holds it (`"(0, -1)"`,
+/// `"True"`), or (feature `serde_json`) a `serde_json::Value`, read as its text: a string as
+/// it is, a number or a boolean as MXNet writes them (`2`, `True`), `null` as `None`, an array
+/// as a tuple (`[0, -1]` as `(0, -1)`).
+///
+/// ```
+/// use ndarray_reshape::{Npx, ReshapeError};
+///
+/// let attrs = [("newshape", String::from("(-2, -1)"))];
+/// assert_eq!(Npx::from_attrs(attrs)?, Npx::new([-2, -1]));
+/// # Ok::<(), ReshapeError>(())
+/// ```
+pub trait AttrValue: sealed::Value {}
+
+mod sealed {
+    use std::borrow::Cow;
+
+    /// The crate's side of [`AttrPair`](super::AttrPair).
+    pub trait Pair {
+        /// The attribute's name.
+        fn key(&self) -> &str;
+        /// The attribute's value as MXNet's parser would read it.
+        fn text(&self) -> Cow<'_, str>;
+    }
+
+    /// The crate's side of [`AttrValue`](super::AttrValue).
+    pub trait Value {
+        /// The value as MXNet's parser would read it.
+        fn text(&self) -> Cow<'_, str>;
+    }
+}
+
+impl<K: AsRef<str>, V: AttrValue> AttrPair for (K, V) {}
+impl<K: AsRef<str>, V: AttrValue> sealed::Pair for (K, V) {
+    fn key(&self) -> &str {
+        self.0.as_ref()
+    }
+    fn text(&self) -> Cow<'_, str> {
+        self.1.text()
+    }
+}
+
+impl<T: AttrPair + ?Sized> AttrPair for &T {}
+impl<T: AttrPair + ?Sized> sealed::Pair for &T {
+    fn key(&self) -> &str {
+        (**self).key()
+    }
+    fn text(&self) -> Cow<'_, str> {
+        (**self).text()
+    }
+}
+
+macro_rules! text_value {
+    ($($t:ty),*) => {$(
+        impl AttrValue for $t {}
+        impl sealed::Value for $t {
+            fn text(&self) -> Cow<'_, str> {
+                Cow::Borrowed(self.as_ref())
+            }
+        }
+    )*};
+}
+text_value!(str, String, Cow<'_, str>);
+
+impl<T: AttrValue + ?Sized> AttrValue for &T {}
+impl<T: AttrValue + ?Sized> sealed::Value for &T {
+    fn text(&self) -> Cow<'_, str> {
+        (**self).text()
+    }
+}
+
+#[cfg(feature = "serde_json")]
+impl AttrValue for serde_json::Value {}
+#[cfg(feature = "serde_json")]
+impl sealed::Value for serde_json::Value {
+    fn text(&self) -> Cow<'_, str> {
+        use serde_json::Value as J;
+        match self {
+            J::String(s) => Cow::Borrowed(s),
+            J::Null => Cow::Borrowed("None"),
+            J::Bool(true) => Cow::Borrowed("True"),
+            J::Bool(false) => Cow::Borrowed("False"),
+            J::Number(n) => Cow::Owned(n.to_string()),
+            J::Array(items) => {
+                let items: Vec<Cow<'_, str>> = items.iter().map(sealed::Value::text).collect();
+                Cow::Owned(format!("({})", items.join(", ")))
+            }
+            J::Object(_) => Cow::Owned(self.to_string()),
+        }
+    }
+}
 
 /// The attributes of one node: known keys only, each at most once; MXNet's hidden attributes
 /// (`__name__`, such as `__profiler_scope__`) are skipped, as MXNet skips them.
@@ -16,29 +139,26 @@ struct Attrs {
 }
 
 impl Attrs {
-    fn read<K, V>(
-        dialect: Dialect,
-        known: &[&'static str],
-        attrs: impl IntoIterator<Item = (K, V)>,
-    ) -> Result<Attrs, ReshapeError>
+    fn read<I>(dialect: Dialect, known: &[&'static str], attrs: I) -> Result<Attrs, ReshapeError>
     where
-        K: AsRef<str>,
-        V: AsRef<str>,
+        I: IntoIterator,
+        I::Item: AttrPair,
     {
+        use sealed::Pair;
         let mut values: Vec<(&'static str, String)> = Vec::new();
-        for (k, v) in attrs {
-            let (k, v) = (k.as_ref(), v.as_ref());
+        for pair in attrs {
+            let (k, v) = (pair.key(), pair.text());
             if k.len() > 4 && k.starts_with("__") && k.ends_with("__") {
                 continue;
             }
             let Some(&key) = known.iter().find(|&&n| n == k) else {
                 let why = format!("the operator has no attribute {k:?} (it has {known:?})");
-                return Err(bad(dialect, k, v, None, why));
+                return Err(bad(dialect, k, &v, None, why));
             };
             if values.iter().any(|(n, _)| *n == key) {
-                return Err(bad(dialect, k, v, None, format!("{k:?} is given twice")));
+                return Err(bad(dialect, k, &v, None, format!("{k:?} is given twice")));
             }
-            values.push((key, v.to_owned()));
+            values.push((key, v.into_owned()));
         }
         Ok(Attrs { dialect, values })
     }
@@ -50,56 +170,13 @@ impl Attrs {
             .map(|(_, v)| v.as_str())
     }
 
-    /// A shape tuple: `(0, -1, 21)`, `(2,)`, `[2, 3]`, `()`, a bare integer (a one-element
-    /// tuple, as MXNet reads it and writes `shape=-1`); absent or `None` is `None`.
+    /// A shape tuple, read by MXNet's own grammar (see [`parse_tuple`]); absent or `None` is
+    /// `None`.
     fn tuple(&self, key: &str) -> Result<Option<Vec<i64>>, ReshapeError> {
-        let Some(v) = self.get(key) else {
-            return Ok(None);
-        };
-        let t = v.trim();
-        if t == "None" {
-            return Ok(None);
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => parse_tuple(v).map_err(|(at, why)| bad(self.dialect, key, v, at, why)),
         }
-        let digits = t.strip_prefix('-').unwrap_or(t);
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            return self.int(key, v, t, None).map(|n| Some(vec![n]));
-        }
-        let inner = match (t.chars().next(), t.chars().last()) {
-            (Some('('), Some(')')) | (Some('['), Some(']')) if t.len() >= 2 => &t[1..t.len() - 1],
-            _ => {
-                let why = "expected a tuple such as (2, -1) or [2, -1], or None".to_owned();
-                return Err(bad(self.dialect, key, v, None, why));
-            }
-        };
-        let inner = inner.trim();
-        // One trailing comma is allowed (Python writes `(2,)`), but not after nothing.
-        let body = match inner.strip_suffix(',') {
-            Some(b) if !b.trim().is_empty() => b,
-            _ => inner,
-        };
-        if body.trim().is_empty() {
-            return Ok(Some(Vec::new()));
-        }
-        let items: Result<Vec<i64>, ReshapeError> = body
-            .split(',')
-            .enumerate()
-            .map(|(i, s)| self.int(key, v, s.trim(), Some(i)))
-            .collect();
-        items.map(Some)
-    }
-
-    /// An integer entry (`s`) of the attribute `key` = `v`, at `position` in its tuple.
-    fn int(
-        &self,
-        key: &str,
-        v: &str,
-        s: &str,
-        position: Option<usize>,
-    ) -> Result<i64, ReshapeError> {
-        s.parse::<i64>().map_err(|_| {
-            let why = format!("{s:?} is not an integer in 64 bits");
-            bad(self.dialect, key, v, position, why)
-        })
     }
 
     /// `True`/`False` (any case), `1`/`0`; absent is `false`.
@@ -119,13 +196,119 @@ impl Attrs {
         }
     }
 
-    /// An optional integer: an integer, or `None` (absent is `None`).
+    /// An optional integer as dmlc's `optional<int>` reads it: an integer (surrounding
+    /// whitespace allowed) or `None`; absent is `None`.
     fn opt_int(&self, key: &str) -> Result<Option<i64>, ReshapeError> {
-        match self.get(key).map(|v| (v, v.trim())) {
-            None | Some((_, "None")) => Ok(None),
-            Some((v, t)) => self.int(key, v, t, None).map(Some),
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        if v.trim() == "None" {
+            return Ok(None);
+        }
+        let fail = |why: String| bad(self.dialect, key, v, None, why);
+        let (n, next) = int_at(v, 0, true).map_err(fail)?;
+        match v[next..].bytes().all(is_space) {
+            true => Ok(Some(n)),
+            false => Err(fail(format!(
+                "unexpected {:?} after the integer",
+                &v[next..]
+            ))),
         }
     }
+}
+
+/// Whitespace as C's `isspace` has it (MXNet's parser skips exactly these).
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+}
+
+/// A tuple attribute as MXNet's `Tuple` stream reader and dmlc's parameter parser read it:
+/// `None` (no tuple), a bare integer (a one-element tuple; MXNet writes `shape=-1`), or `(` or
+/// `[` and integers separated by commas, each optionally followed by Python 2's `L`, with an
+/// optional trailing comma and either closing bracket; whitespace around every token; nothing
+/// but whitespace after the end. An error carries the position of the entry it is about.
+fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
+    let b = v.as_bytes();
+    let skip = |mut i: usize| {
+        while i < b.len() && is_space(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    let end = |i: usize, out| match skip(i) == b.len() {
+        true => Ok(out),
+        false => Err((None, format!("unexpected {:?} after the tuple", &v[i..]))),
+    };
+    let mut i = skip(0);
+    match b.get(i) {
+        Some(c) if c.is_ascii_digit() || *c == b'-' => {
+            let (n, next) = int_at(v, i, false).map_err(|why| (None, why))?;
+            return end(next, Some(vec![n]));
+        }
+        Some(b'N') if v[i..].starts_with("None") => return end(i + 4, None),
+        Some(b'(' | b'[') => i += 1,
+        _ => {
+            let why = "expected a tuple such as (2, -1) or [2, -1], an integer, or None";
+            return Err((None, why.to_owned()));
+        }
+    }
+    let mut items = Vec::new();
+    i = skip(i);
+    if matches!(b.get(i), Some(b')' | b']')) {
+        return end(i + 1, Some(items));
+    }
+    loop {
+        let at = Some(items.len());
+        let (n, next) = int_at(v, i, true).map_err(|why| (at, why))?;
+        items.push(n);
+        i = skip(next);
+        if b.get(i) == Some(&b'L') {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b',') => {
+                i = skip(i + 1);
+                if matches!(b.get(i), Some(b')' | b']')) {
+                    return end(i + 1, Some(items));
+                }
+            }
+            Some(b')' | b']') => return end(i + 1, Some(items)),
+            Some(_) => {
+                return Err((
+                    at,
+                    format!("expected , or ) after entry {}", items.len() - 1),
+                ))
+            }
+            None => return Err((at, "the tuple is not closed".to_owned())),
+        }
+    }
+}
+
+/// The integer at byte `i` of `v` as C++'s `istream >> int64_t` reads it: leading whitespace,
+/// a sign (`+` only where `plus` allows it: a bare value must start with a digit or `-`), then
+/// digits. Gives the value and the index after it.
+fn int_at(v: &str, i: usize, plus: bool) -> Result<(i64, usize), String> {
+    let b = v.as_bytes();
+    let mut start = i;
+    while start < b.len() && is_space(b[start]) {
+        start += 1;
+    }
+    let mut j = start;
+    if j < b.len() && (b[j] == b'-' || (plus && b[j] == b'+')) {
+        j += 1;
+    }
+    let digits = j;
+    while j < b.len() && b[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j == digits {
+        let rest: String = v[start..].chars().take(12).collect();
+        return Err(format!("expected an integer at {rest:?}"));
+    }
+    let text = &v[start..j];
+    text.parse::<i64>()
+        .map(|n| (n, j))
+        .map_err(|_| format!("{text} does not fit in 64 bits"))
 }
 
 /// [`ReshapeError::BadAttribute`] for the attribute `key` = `value`.
@@ -141,12 +324,14 @@ fn bad(
 }
 
 impl Mx {
-    /// The MXNet 1.x `Reshape` of a node of a symbol JSON, from its attributes as strings:
-    /// `shape` (a tuple) and `reverse` (`True`/`False`/`1`/`0`), both optional. Tuples are read
-    /// as MXNet reads them: `(0, -1, 21)`, `(2,)`, `[2, 3]`, with or without spaces, or a bare
-    /// integer (`-1`) for one value; MXNet's
-    /// hidden `__...__` attributes are skipped. A node that sets only the deprecated
-    /// `target_shape` is an [`MxTarget`] ([`MxTarget::from_attrs`]).
+    /// The MXNet 1.x `Reshape` of a node of a symbol JSON, from its attributes (any map or
+    /// list of pairs, by value or by reference: [`AttrPair`](crate::args::AttrPair)): `shape`
+    /// (a tuple) and `reverse` (`True`/`False`/`1`/`0`), both optional. Tuples are read as
+    /// MXNet's parser reads them: `(0, -1, 21)`, `(2,)`, `[2, 3]`, Python 2's `(0L, -1L)`, with
+    /// or without spaces, `None`, or a bare integer (`-1`) for one value; MXNet's hidden
+    /// `__...__` attributes are skipped. A node that sets only the deprecated `target_shape`
+    /// (MXNet before 1.0 wrote these) is an [`MxTarget`] ([`MxTarget::from_attrs`]); the error
+    /// says so.
     ///
     /// # Errors
     ///
@@ -165,10 +350,10 @@ impl Mx {
     /// assert!(matches!(err, ReshapeError::BadAttribute(_)));
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<K, V>(attrs: impl IntoIterator<Item = (K, V)>) -> Result<Mx, ReshapeError>
+    pub fn from_attrs<I>(attrs: I) -> Result<Mx, ReshapeError>
     where
-        K: AsRef<str>,
-        V: AsRef<str>,
+        I: IntoIterator,
+        I::Item: AttrPair,
     {
         let a = Attrs::read(Dialect::Mx, RESHAPE_KEYS, attrs)?;
         let shape = a.tuple("shape")?.unwrap_or_default();
@@ -210,12 +395,10 @@ impl MxTarget {
     /// assert_eq!(t.infer_shape(&[2, 3, 4])?, vec![2, 12]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<K, V>(
-        attrs: impl IntoIterator<Item = (K, V)>,
-    ) -> Result<MxTarget, ReshapeError>
+    pub fn from_attrs<I>(attrs: I) -> Result<MxTarget, ReshapeError>
     where
-        K: AsRef<str>,
-        V: AsRef<str>,
+        I: IntoIterator,
+        I::Item: AttrPair,
     {
         let a = Attrs::read(Dialect::MxLegacy, RESHAPE_KEYS, attrs)?;
         if let Some(shape) = a.tuple("shape")?.filter(|s| !s.is_empty()) {
@@ -252,10 +435,10 @@ impl Npx {
     /// assert_eq!(npx.infer_shape(&[2, 3, 4])?, vec![2, 12]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<K, V>(attrs: impl IntoIterator<Item = (K, V)>) -> Result<Npx, ReshapeError>
+    pub fn from_attrs<I>(attrs: I) -> Result<Npx, ReshapeError>
     where
-        K: AsRef<str>,
-        V: AsRef<str>,
+        I: IntoIterator,
+        I::Item: AttrPair,
     {
         let a = Attrs::read(Dialect::Npx, &["newshape", "reverse", "order"], attrs)?;
         if let Some(order) = a.get("order").filter(|o| o.trim() != "C") {
@@ -291,13 +474,10 @@ impl Like {
     /// assert_eq!(like.infer_shape(&[20, 768])?, vec![1, 20, 768]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<K, V>(
-        rhs: impl IntoSpecList,
-        attrs: impl IntoIterator<Item = (K, V)>,
-    ) -> Result<Like, ReshapeError>
+    pub fn from_attrs<I>(rhs: impl IntoSpecList, attrs: I) -> Result<Like, ReshapeError>
     where
-        K: AsRef<str>,
-        V: AsRef<str>,
+        I: IntoIterator,
+        I::Item: AttrPair,
     {
         let keys = &["lhs_begin", "lhs_end", "rhs_begin", "rhs_end"];
         let a = Attrs::read(Dialect::Like, keys, attrs)?;
@@ -328,7 +508,19 @@ mod tests {
             ("-1", vec![-1]),
             (" (4, 5) ", vec![4, 5]),
             ("()", vec![]),
+            ("( )", vec![]),
             ("None", vec![]),
+            (" None ", vec![]),
+            // Python 2's long suffix, after spaces too, as MXNet's reader skips it.
+            ("(0L, -1L)", vec![0, -1]),
+            ("(2L,)", vec![2]),
+            ("(2 L, 3)", vec![2, 3]),
+            // Either closing bracket, a plus sign inside a tuple, any C whitespace.
+            ("[2, 3)", vec![2, 3]),
+            ("(2, 3]", vec![2, 3]),
+            ("(+2, 3)", vec![2, 3]),
+            ("(\t2,\n3\r)", vec![2, 3]),
+            ("-9223372036854775808", vec![i64::MIN]),
         ] {
             assert_eq!(mx(text).unwrap(), Mx::new(want), "{text}");
         }
@@ -353,7 +545,19 @@ mod tests {
             "(2],",
             "(99999999999999999999)",
             "None,",
+            "None)",
+            "Nonex",
             "((2))",
+            "7L",
+            "(2LL)",
+            "(2L ,3)",
+            "(2l)",
+            "(L)",
+            "(2)x",
+            "(2,3,,)",
+            "(2,",
+            "( - 2)",
+            "(9223372036854775808)",
         ] {
             let err = mx(text).unwrap_err();
             assert!(
@@ -409,11 +613,63 @@ mod tests {
     }
 
     #[test]
-    fn maps_of_owned_strings() {
-        let attrs: std::collections::HashMap<String, String> =
-            [("shape".to_owned(), "(0, -1)".to_owned())]
-                .into_iter()
-                .collect();
-        assert_eq!(Mx::from_attrs(&attrs).unwrap(), Mx::new([0, -1]));
+    fn attributes_as_users_hold_them() {
+        use std::collections::{BTreeMap, HashMap};
+        let want = Mx::new([0, -1]).reverse(true);
+        let owned =
+            || [("shape", "(0, -1)"), ("reverse", "1")].map(|(k, v)| (k.to_owned(), v.to_owned()));
+        let pairs: Vec<(String, String)> = owned().to_vec();
+        assert_eq!(Mx::from_attrs(&pairs).unwrap(), want);
+        assert_eq!(Mx::from_attrs(pairs).unwrap(), want);
+        let map: HashMap<String, String> = owned().into_iter().collect();
+        assert_eq!(Mx::from_attrs(&map).unwrap(), want);
+        assert_eq!(Mx::from_attrs(map).unwrap(), want);
+        let tree: BTreeMap<&str, Cow<'_, str>> = [
+            ("shape", Cow::Borrowed("(0, -1)")),
+            ("reverse", Cow::Owned("1".into())),
+        ]
+        .into();
+        assert_eq!(Mx::from_attrs(&tree).unwrap(), want);
+        let slice: &[(&str, &str)] = &[("shape", "(0, -1)"), ("reverse", "1")];
+        assert_eq!(Mx::from_attrs(slice).unwrap(), want);
+        assert_eq!(Mx::from_attrs(slice.iter().copied()).unwrap(), want);
+    }
+
+    #[cfg(feature = "serde_json")]
+    #[test]
+    fn serde_json_values() {
+        let node: serde_json::Value = serde_json::json!({
+            "shape": "(0L, -1L)", "reverse": "True", "__profiler_scope__": "<unk>:"
+        });
+        let attrs = node.as_object().unwrap();
+        assert_eq!(
+            Mx::from_attrs(attrs).unwrap(),
+            Mx::new([0, -1]).reverse(true)
+        );
+        assert_eq!(
+            Mx::from_attrs(attrs.clone()).unwrap(),
+            Mx::new([0, -1]).reverse(true)
+        );
+        // Values that are not strings read as MXNet writes them.
+        let typed = serde_json::json!({"shape": [0, -1], "reverse": true});
+        let m = Mx::from_attrs(typed.as_object().unwrap()).unwrap();
+        assert_eq!(m, Mx::new([0, -1]).reverse(true));
+        let like = serde_json::json!({"lhs_begin": 1, "lhs_end": null});
+        let l = Like::from_attrs([2], like.as_object().unwrap()).unwrap();
+        assert_eq!(l, Like::new([2]).lhs(Some(1), None));
+        let n = serde_json::json!({"newshape": -1});
+        assert_eq!(
+            Npx::from_attrs(n.as_object().unwrap()).unwrap(),
+            Npx::new([-1])
+        );
+        for bad in [
+            serde_json::json!({"shape": {"a": 1}}),
+            serde_json::json!({"shape": ["a"]}),
+            serde_json::json!({"shape": [1.5]}),
+            serde_json::json!({"reverse": 2}),
+        ] {
+            let err = Mx::from_attrs(bad.as_object().unwrap()).unwrap_err();
+            assert!(matches!(err, ReshapeError::BadAttribute(_)), "{bad}: {err}");
+        }
     }
 }
