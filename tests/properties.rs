@@ -303,3 +303,54 @@ proptest! {
         }
     }
 }
+
+/// An MXNet tuple attribute written the ways MXNet's parser accepts: either bracket pair (or a
+/// mixed one), any whitespace around tokens, Python 2's `L` after any entry, a trailing comma.
+fn mxnet_tuple() -> impl Strategy<Value = (Vec<i64>, String)> {
+    let entry = (
+        prop_oneof![-4i64..64, Just(i64::MIN), Just(i64::MAX)],
+        prop::sample::select(vec!["", " ", "\t", "\n "]),
+        prop::sample::select(vec!["", " ", "  "]),
+        any::<bool>(),
+    );
+    (
+        prop::collection::vec(entry, 1..7),
+        prop::sample::select(vec!['(', '[']),
+        prop::sample::select(vec![')', ']']),
+        any::<bool>(),
+    )
+        .prop_map(|(entries, open, close, trailing)| {
+            let values = entries.iter().map(|e| e.0).collect();
+            let items: Vec<String> = entries
+                .iter()
+                .map(|(v, before, after, long)| {
+                    format!("{before}{v}{after}{}", if *long { "L" } else { "" })
+                })
+                .collect();
+            let comma = if trailing { "," } else { "" };
+            (values, format!("{open}{}{comma}{close}", items.join(",")))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Every way of writing a tuple that MXNet reads gives its values.
+    #[test]
+    fn mxnet_tuples_read_back((values, text) in mxnet_tuple()) {
+        let got = Mx::from_attrs([("shape", text.as_str())]);
+        prop_assert_eq!(got, Ok(Mx::new(values)), "{:?}", text);
+    }
+
+    /// Any text is a spec or a `BadAttribute` naming the attribute, never a panic.
+    #[test]
+    fn mxnet_attribute_text_never_panics(text in "[ (\\[\\])0-9L,+\\-Nonex\t\u{e9}]{0,16}") {
+        match Mx::from_attrs([("shape", text.as_str()), ("reverse", "0")]) {
+            Ok(_) => {}
+            Err(ReshapeError::BadAttribute(c)) => prop_assert!(c.spec().starts_with("shape="), "{}", c.spec()),
+            Err(e) => prop_assert!(false, "{:?}: {}", text, e),
+        }
+        let _ = Npx::from_attrs([("newshape", text.as_str())]);
+        let _ = Like::from_attrs([2], [("lhs_begin", text.as_str())]);
+    }
+}
