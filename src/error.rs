@@ -87,9 +87,20 @@ pub struct ErrorContext {
     pub position: Option<usize>,
     /// What exactly went wrong, in a few words.
     pub detail: String,
-    /// The input shape of a symbolic inference, as written (`[N, 3, 5]`); then `input` is
-    /// empty.
-    symbolic_input: Option<String>,
+    /// How the input is shown in the message.
+    shown: Shown,
+}
+
+/// The input of an error as its message shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shown {
+    /// All numbers: [`ErrorContext::input`].
+    Concrete,
+    /// Written out, not all numbers: a symbolic inference's (`[N, 3, 5]`) or a backward
+    /// inference's with its unknown dim (`[?, 5, 4]`); `input` is empty.
+    Written(String),
+    /// No input: a spec that fails before it meets one (an attribute that does not parse).
+    Absent,
 }
 
 impl ErrorContext {
@@ -148,29 +159,38 @@ impl ErrorContext {
         &self.detail
     }
 
-    /// The input shape of a failed symbolic inference
-    /// ([`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic)), as written; `None`
-    /// for a concrete one, whose shape is [`input`](Self::input).
+    /// The input shape as written when it is not all numbers: that of a failed symbolic
+    /// inference ([`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic), `[N, 3, 5]`)
+    /// or of a backward one with its unknown dim
+    /// ([`ShapeSpec::infer_input`](crate::ShapeSpec::infer_input), `[?, 5, 4]`); then
+    /// [`input`](Self::input) is empty. `None` when the input is all numbers, or when there is
+    /// no input (an attribute that does not parse).
     ///
     /// ```
-    /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
+    /// use ndarray_reshape::{Mx, SymDim, Onnx, ShapeSpec};
     /// let n = SymDim::sym("N");
     /// let err = Onnx::new([0, 4, -1]).infer_symbolic(&[n, SymDim::from(3), SymDim::from(5)]).unwrap_err();
     /// assert_eq!(err.context().symbolic_input(), Some("[N, 3, 5]"));
     /// assert!(err.context().input().is_empty());
+    /// let err = Mx::new([-1, 0]).infer_input(&[None, Some(3), Some(4)], &[50, 4]).unwrap_err();
+    /// assert_eq!(err.context().symbolic_input(), Some("[?, 3, 4]"));
     /// ```
     pub fn symbolic_input(&self) -> Option<&str> {
-        self.symbolic_input.as_deref()
+        match &self.shown {
+            Shown::Written(s) => Some(s),
+            Shown::Concrete | Shown::Absent => None,
+        }
     }
 }
 
 impl fmt::Display for ErrorContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.symbolic_input {
-            Some(input) => write!(f, "{}; input shape {input}", self.detail)?,
-            None => write!(f, "{}; input shape {:?}", self.detail, self.input)?,
+        match &self.shown {
+            Shown::Written(input) => write!(f, "{}; input shape {input}, ", self.detail)?,
+            Shown::Concrete => write!(f, "{}; input shape {:?}, ", self.detail, self.input)?,
+            Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
-        write!(f, ", {} spec {}", self.dialect, self.spec)?;
+        write!(f, "{} spec {}", self.dialect, self.spec)?;
         if let Some(p) = self.position {
             write!(f, ", position {p}")?;
         }
@@ -360,20 +380,11 @@ impl Fail {
         input: &[usize],
         spec: impl fmt::Display,
     ) -> ReshapeError {
-        ReshapeError::from_rule(
-            self.rule,
-            ErrorContext {
-                dialect,
-                input: input.to_vec(),
-                spec: spec.to_string(),
-                position: self.position,
-                detail: self.detail,
-                symbolic_input: None,
-            },
-        )
+        self.context(dialect, input.to_vec(), Shown::Concrete, spec)
     }
 
-    /// [`attach`](Self::attach) for a symbolic inference, whose input is written out (`[N, 3]`).
+    /// [`attach`](Self::attach) for an input that is not all numbers, written out: a symbolic
+    /// one (`[N, 3]`), or a partly known one with `?` for its unknown dims.
     #[cold]
     pub(crate) fn attach_sym<D: fmt::Display>(
         self,
@@ -382,15 +393,32 @@ impl Fail {
         spec: impl fmt::Display,
     ) -> ReshapeError {
         let dims: Vec<String> = input.iter().map(|d| d.to_string()).collect();
+        let shown = Shown::Written(format!("[{}]", dims.join(", ")));
+        self.context(dialect, Vec::new(), shown, spec)
+    }
+
+    /// [`attach`](Self::attach) for a spec that fails before it meets an input.
+    #[cold]
+    pub(crate) fn attach_no_input(self, dialect: Dialect, spec: impl fmt::Display) -> ReshapeError {
+        self.context(dialect, Vec::new(), Shown::Absent, spec)
+    }
+
+    fn context(
+        self,
+        dialect: Dialect,
+        input: Vec<usize>,
+        shown: Shown,
+        spec: impl fmt::Display,
+    ) -> ReshapeError {
         ReshapeError::from_rule(
             self.rule,
             ErrorContext {
                 dialect,
-                input: Vec::new(),
+                input,
                 spec: spec.to_string(),
                 position: self.position,
                 detail: self.detail,
-                symbolic_input: Some(format!("[{}]", dims.join(", "))),
+                shown,
             },
         )
     }

@@ -316,3 +316,42 @@ fn inference_failures_name_the_written_position() {
     assert_eq!(e.category(), "infer_not_divisible");
     assert_eq!(e.context().position, Some(4), "{e}");
 }
+
+#[test]
+fn bad_attribute_has_no_input_shape() {
+    let e = Mx::from_attrs([("shape", "(2, x)")]).unwrap_err();
+    pin(
+        e,
+        "bad_attribute",
+        Some(1),
+        "bad_attribute: expected an integer at \"x)\"; mxnet spec shape=\"(2, x)\", position 1",
+    );
+    let e = Npx::from_attrs([("newshape", "(2,)"), ("order", "F")]).unwrap_err();
+    assert!(!e.to_string().contains("input shape"), "{e}");
+    assert!(e.context().input().is_empty() && e.context().symbolic_input().is_none());
+}
+
+#[test]
+fn backward_inference_shows_the_unknown_dim() {
+    let spec = Mx::new([-1, 0]).reverse(true);
+    let e = spec
+        .infer_input(&[None, Some(3), Some(4)], &[50, 4])
+        .unwrap_err();
+    pin(
+        e,
+        "infer_not_divisible",
+        None,
+        "infer_not_divisible: the known input dims multiply to 12, which does not divide the \
+         output's size 200, so input dim 0 cannot be inferred; input shape [?, 3, 4], mxnet spec \
+         [-1, 0] reverse",
+    );
+    let e = spec
+        .infer_input(&[None, None, Some(4)], &[50, 4])
+        .unwrap_err();
+    assert!(e.to_string().contains("input shape [?, ?, 4]"), "{e}");
+    // Once filled in, the input is all numbers and shown as such.
+    let e = Paddle::new([0, -1])
+        .infer_input(&[None, Some(6)], &[3, 4])
+        .unwrap_err();
+    assert!(e.to_string().contains("input shape [2, 6]"), "{e}");
+}

@@ -105,8 +105,7 @@ fn mxnet_attribute_maps() {
         let input = usizes(&r["in"]);
         let (inferred, same) = match r["op"].as_str().unwrap() {
             "Reshape" => {
-                let mx = Mx::from_attrs(&attrs)
-                    .unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
+                let mx = Mx::from_attrs(&attrs).unwrap_or_else(|e| panic!("{}: {e}", r["id"]));
                 (mx.infer_shape(&input), mx == mx_spec(s))
             }
             "reshape_like" => {

@@ -320,7 +320,8 @@ fn bad(
     position: Option<usize>,
     why: String,
 ) -> ReshapeError {
-    Fail::new(Rule::BadAttribute, position, why).attach(dialect, &[], format!("{key}={value:?}"))
+    Fail::new(Rule::BadAttribute, position, why)
+        .attach_no_input(dialect, format!("{key}={value:?}"))
 }
 
 impl Mx {

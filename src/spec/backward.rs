@@ -3,7 +3,7 @@
 
 use super::{reject, ShapeSpec};
 use crate::dims::checked_size;
-use crate::error::{ReshapeError, Rule};
+use crate::error::{Fail, ReshapeError, Rule};
 
 /// [`ShapeSpec::infer_input`].
 pub(crate) fn infer_input<P: ShapeSpec + ?Sized>(
@@ -11,9 +11,16 @@ pub(crate) fn infer_input<P: ShapeSpec + ?Sized>(
     input: &[Option<usize>],
     output: &[usize],
 ) -> Result<Vec<usize>, ReshapeError> {
-    // The input as far as it is known, for the errors (the unknown dim as 0).
+    // The input as far as it is known; the errors show the unknown dims as `?`.
     let shown: Vec<usize> = input.iter().map(|d| d.unwrap_or(0)).collect();
-    let fail = |rule: Rule, why: String| reject(rule, spec, &shown, &why);
+    let fail = |rule: Rule, why: String| {
+        let written: Vec<String> = input
+            .iter()
+            .map(|d| d.map_or_else(|| "?".to_owned(), |v| v.to_string()))
+            .collect();
+        let (dialect, spec) = spec.describe();
+        Fail::whole(rule, why).attach_sym(dialect, &written, spec)
+    };
     let mut unknown = input.iter().enumerate().filter(|(_, d)| d.is_none());
     let slot = unknown.next().map(|(i, _)| i);
     if let Some((second, _)) = unknown.next() {

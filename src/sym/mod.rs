@@ -108,12 +108,19 @@ impl SymDim {
     };
 
     /// The symbol `name` (a size of at least 1): `N`, `batch`, `seq_len`. The same name is the
-    /// same symbol everywhere in the process.
+    /// same symbol everywhere in the process. A name that is not a plain identifier (letters,
+    /// digits, `_` and `.`, not starting with a digit or `.`) is shown quoted, so that it never
+    /// reads as an expression: the symbol `"B*T"` is not the product `B*T`, nor `"3"` the
+    /// number 3.
     ///
     /// ```
     /// use ndarray_reshape::SymDim;
     /// assert_eq!(SymDim::sym("N"), SymDim::sym("N"));
     /// assert_ne!(SymDim::sym("N"), SymDim::sym("M"));
+    /// let (b, t, bt) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::sym("B*T"));
+    /// assert_eq!((b * t).to_string(), "B*T");
+    /// assert_eq!((SymDim::from(2) * bt).to_string(), "2*\"B*T\"");
+    /// assert_ne!(b * t, bt);
     /// ```
     pub fn sym(name: &str) -> SymDim {
         match intern(name) {
@@ -378,7 +385,7 @@ impl fmt::Display for SymDim {
             parts.push(self.num.to_string());
         }
         for &(n, e) in names.iter().filter(|&&(_, e)| e > 0) {
-            parts.extend(std::iter::repeat(n.to_owned()).take(e as usize));
+            parts.extend(std::iter::repeat(shown(n)).take(e as usize));
         }
         f.write_str(&parts.join("*"))?;
         let mut down: Vec<String> = Vec::new();
@@ -386,13 +393,25 @@ impl fmt::Display for SymDim {
             down.push(self.den.to_string());
         }
         for &(n, e) in names.iter().filter(|&&(_, e)| e < 0) {
-            down.extend(std::iter::repeat(n.to_owned()).take(e.unsigned_abs() as usize));
+            down.extend(std::iter::repeat(shown(n)).take(e.unsigned_abs() as usize));
         }
         match down.len() {
             0 => Ok(()),
             1 => write!(f, "/{}", down[0]),
             _ => write!(f, "/({})", down.join("*")),
         }
+    }
+}
+
+/// A symbol's name as `Display` writes it: as it is when it is a plain identifier, else quoted
+/// (with Rust's escapes), so that no name reads as a number or an expression.
+fn shown(name: &str) -> String {
+    let mut chars = name.chars();
+    let plain = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+    match plain {
+        true => name.to_owned(),
+        false => format!("{name:?}"),
     }
 }
 
@@ -467,5 +486,32 @@ mod tests {
             Exact::Sometimes(_)
         ));
         assert!(matches!(unit(SymDim::from(2)), Exact::Never));
+    }
+
+    #[test]
+    fn names_that_read_as_expressions_are_quoted() {
+        for (name, shown) in [
+            ("N", "N"),
+            ("seq_len", "seq_len"),
+            ("batch.size", "batch.size"),
+            ("_0", "_0"),
+            ("\u{d1}", "\u{d1}"),
+            ("B*T", "\"B*T\""),
+            ("N/2", "\"N/2\""),
+            ("3", "\"3\""),
+            ("3N", "\"3N\""),
+            ("", "\"\""),
+            ("a b", "\"a b\""),
+            ("N, 3", "\"N, 3\""),
+            ("(N)", "\"(N)\""),
+            ("<invalid>", "\"<invalid>\""),
+            ("q\"", "\"q\\\"\""),
+            (".x", "\".x\""),
+        ] {
+            assert_eq!(SymDim::sym(name).to_string(), shown, "{name:?}");
+        }
+        let bt = SymDim::sym("B*T");
+        assert_eq!((bt / SymDim::sym("3")).to_string(), "\"B*T\"/\"3\"");
+        assert_ne!(bt, SymDim::sym("B") * SymDim::sym("T"));
     }
 }
