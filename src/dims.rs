@@ -244,6 +244,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ndarray_orders() {
+        assert_eq!(Order::from(ndarray::Order::RowMajor), Order::C);
+        assert_eq!(Order::from(ndarray::Order::ColumnMajor), Order::F);
+    }
+
+    #[test]
     fn checked_size_skips_zeros_and_bounds_the_rest() {
         assert_eq!(checked_size([2, 3, 4]), Some(24));
         assert_eq!(checked_size([0, usize::MAX / 2]), Some(0));

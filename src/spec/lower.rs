@@ -194,5 +194,17 @@ mod tests {
             .to_onnx_symbolic(&[n, k(4)])
             .unwrap_err();
         assert_eq!(err.category(), "onnx_inexpressible");
+        // F order moves elements when the input alone has two dims above 1 (a flatten), or
+        // the output alone (a split); with one on each side it reads as C order does.
+        for (input, spec) in [([n, k(3)], vec![-1]), ([k(1), n * k(3)], vec![3, -1])] {
+            let err = Np::new(spec, Order::F)
+                .to_onnx_symbolic(&input)
+                .unwrap_err();
+            assert_eq!(err.category(), "onnx_inexpressible", "{input:?}");
+        }
+        let o = Np::new([1, -1], Order::F)
+            .to_onnx_symbolic(&[n, k(1)])
+            .unwrap();
+        assert_eq!(o, Onnx::new([1, -1]));
     }
 }

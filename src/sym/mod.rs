@@ -489,6 +489,16 @@ mod tests {
     }
 
     #[test]
+    fn an_invalid_factor_makes_the_product_invalid() {
+        let invalid = SymDim::from(usize::MAX);
+        assert!(!invalid.is_valid());
+        for d in [n(), SymDim::from(0), SymDim::from(3)] {
+            assert!(!(invalid * d).is_valid(), "{d}");
+            assert!(!(d * invalid).is_valid(), "{d}");
+        }
+    }
+
+    #[test]
     fn names_that_read_as_expressions_are_quoted() {
         for (name, shown) in [
             ("N", "N"),
