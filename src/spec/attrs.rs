@@ -548,6 +548,8 @@ mod tests {
             "None,",
             "None)",
             "Nonex",
+            "Nope",
+            "N",
             "((2))",
             "7L",
             "(2LL)",
