@@ -1,9 +1,10 @@
 //! Shapes only, no data: what a graph compiler or a model converter does to propagate shapes
-//! through reshape nodes of several frameworks, and the errors it gets back.
+//! through reshape nodes of several frameworks, the errors it gets back, and what a reshape does
+//! to the axes (for a layout pass moving a transpose).
 //!
 //! Run with `cargo run --example shape_inference`.
 
-use ndarray_reshape::{Like, Mx, MxTarget, Np, Order, Paddle, ReshapeError, ShapeSpec};
+use ndarray_reshape::{Like, Mx, MxTarget, Np, Onnx, Order, Paddle, ReshapeError, ShapeSpec};
 
 /// A reshape node of an imported graph.
 enum Node {
@@ -95,5 +96,42 @@ fn main() {
             Ok(s) => println!("  {name}: {s:?}"),
             Err(e) => println!("  {name}:\n    expected error: {e}"),
         }
+    }
+
+    // A layout pass: attention's [B, S, 768] -> [B, S, 12, 64] -> transpose [0, 2, 1, 3]. What
+    // does the reshape keep, and can a transpose before the inverse reshape move after it?
+    println!("explain:");
+    let split = Onnx::new([0, 0, 12, 64]);
+    let e = split.explain(&[8, 128, 768]).expect("a valid reshape");
+    for g in e.groups() {
+        println!(
+            "  input axes {:?} -> output axes {:?}: {:?}",
+            g.input, g.output, g.kind
+        );
+    }
+    println!(
+        "  passes through unchanged (input, output): {:?}",
+        e.unmodified_dims()
+    );
+    // A vision head: x [N, C, H, W] to NHWC ([0, 2, 3, 1]), then [N, H*W, C]. H and W move
+    // together, so the transpose can go after the reshape, onto a smaller tensor or into the
+    // next layer's own layout.
+    let to_tokens = Onnx::new([0, -1, 256]);
+    let e = to_tokens
+        .explain(&[2, 14, 14, 256])
+        .expect("a valid reshape");
+    match e.transpose_through(&[0, 2, 3, 1]) {
+        Some((t, after)) => {
+            println!("  NHWC then [N, H*W, C] = reshape to {t:?}, then permute {after:?}")
+        }
+        None => println!("  the transpose cuts a group"),
+    }
+    // Attention's head merge [B, S, 12, 64] -> [B, S, 768] after [0, 2, 1, 3]: S and 12 would
+    // have to trade places inside the merged group, so the transpose stays before it.
+    let merge = Onnx::new([0, 0, -1]);
+    let e = merge.explain(&[8, 128, 12, 64]).expect("a valid reshape");
+    match e.transpose_through(&[0, 2, 1, 3]) {
+        Some((t, after)) => println!("  moves through: reshape to {t:?}, then {after:?}"),
+        None => println!("  [0, 2, 1, 3] before [B, S, 768] cuts the merged group: it stays"),
     }
 }

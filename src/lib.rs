@@ -315,6 +315,7 @@
 mod copy;
 mod dims;
 pub mod error;
+mod explain;
 mod ext;
 pub mod fluid;
 pub mod layout;
@@ -326,6 +327,7 @@ mod view;
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{Dialect, ErrorContext, ReshapeError};
+pub use explain::{Explanation, Group, GroupKind, UnitMoves};
 pub use ext::{IntoDim, ReshapeExt};
 pub use spec::like::Like;
 pub use spec::lower::OnnxNode;

@@ -15,6 +15,28 @@ use serde_json::Value;
 
 #[path = "common/json.rs"]
 mod json;
+
+#[allow(dead_code)] // only the explanation's invariants are used here
+#[path = "common/oracle.rs"]
+mod oracle;
+
+/// The explanation of the case's reshape: its groups hold, and the group that forces a copy
+/// exists exactly when the framework copied (NumPy's view flag, or a view for a contiguous
+/// input).
+fn explain_agrees<P: ShapeSpec>(
+    spec: &P,
+    shape: &[usize],
+    strides: &[isize],
+    view: bool,
+) -> Result<(), String> {
+    let e = spec.explain(shape).map_err(|e| format!("explain: {e}"))?;
+    oracle::groups_hold(&e)?;
+    match e.copy_group(strides) {
+        Some(g) if view => Err(format!("group {g} copies, but the framework gives a view")),
+        None if !view => Err("no group copies, but the framework copies".into()),
+        _ => Ok(()),
+    }
+}
 use json::{i64s, usizes};
 
 /// Under Miri, which runs about a thousand times slower, every `MIRI_SAMPLE`-th case.
@@ -131,6 +153,7 @@ fn check_contiguous<P: ShapeSpec + Clone>(
     if !y.is_view() {
         return Err("a contiguous input must give a view".into());
     }
+    explain_agrees(&spec, input, x.strides(), true)?;
     if y.as_ptr() != x.as_ptr() {
         return Err("the view does not start at the input's data".into());
     }
@@ -388,6 +411,7 @@ fn numpy() {
         if y.is_view() != want_view {
             return Err(format!("view {} expected {want_view}", y.is_view()));
         }
+        explain_agrees(&spec, &shape, &strides, want_view)?;
         let want_values = i64s(&e["values"]);
         if !y.iter().copied().eq(want_values.iter().copied()) {
             return Err(format!(

@@ -13,6 +13,10 @@ use serde_json::Value;
 
 #[path = "common/json.rs"]
 mod json;
+
+#[allow(dead_code)] // only the explanation's invariants are used here
+#[path = "common/oracle.rs"]
+mod oracle;
 use json::{i64s, usizes};
 
 /// One record through every mode that applies to a C-contiguous input.
@@ -32,6 +36,15 @@ fn check<P: ShapeSpec>(record: &Value, spec: P, base: &[u32]) -> Result<(), Stri
     let shape = inferred.map_err(|e| format!("infer_shape: {e}"))?;
     if shape != want {
         return Err(format!("infer_shape {shape:?}, the framework {want:?}"));
+    }
+    let e = spec.explain(&input).map_err(|e| format!("explain: {e}"))?;
+    oracle::groups_hold(&e)?;
+    if e.output() != want.as_slice() || e.copy_group(x.strides()).is_some() {
+        return Err(format!(
+            "explain: {:?}, copy group {:?}",
+            e.output(),
+            e.copy_group(x.strides())
+        ));
     }
     let y = x.reshape_with(&spec).map_err(|e| e.to_string())?;
     if y.shape() != want.as_slice() || !y.is_view() || y.as_ptr() != x.as_ptr() {

@@ -354,3 +354,93 @@ proptest! {
         let _ = Like::from_attrs([2], [("lhs_begin", text.as_str())]);
     }
 }
+
+/// `perm` applied to `dims`: the shape of `permuted_axes(perm)`.
+fn permuted(dims: &[usize], perm: &[usize]) -> Vec<usize> {
+    perm.iter().map(|&p| dims[p]).collect()
+}
+
+/// A permutation of `0..n` from a seed (Fisher-Yates on a small linear congruential stream).
+fn shuffle(n: usize, mut seed: u64) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        p.swap(i, (seed >> 33) as usize % (i + 1));
+    }
+    p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Whenever a permutation passes through a reshape, the reshape of the permuted array is
+    /// the reshape of the original to the target, permuted after. Permutations that move whole
+    /// groups always pass; random ones pass when they do not cut a group.
+    #[test]
+    fn transpose_through_gives_the_same_array(
+        dims in prop::collection::vec(1usize..5, 0..5),
+        seed in prop::collection::vec(0usize..16, 0..5),
+        perm_seed in any::<u64>(),
+        f in any::<bool>(),
+        groupwise in any::<bool>(),
+    ) {
+        let n: usize = dims.iter().product();
+        let x = Array::from_iter(0..n as i64).into_shape_with_order(IxDyn(&dims)).unwrap();
+        let order = if f { Order::F } else { Order::C };
+        let (perm, new) = if groupwise {
+            // Reorder the groups of a reshape of x: the permuted input and its target.
+            let t = target(n, &seed);
+            let e = Np::new(t.as_slice(), order).explain(&dims).unwrap();
+            let moved = shuffle(e.groups().len(), perm_seed);
+            let perm: Vec<usize> = moved.iter().flat_map(|&g| e.groups()[g].input.clone()).collect();
+            let new: Vec<usize> = moved.iter().flat_map(|&g| t[e.groups()[g].output.clone()].to_vec()).collect();
+            (perm, new)
+        } else {
+            (shuffle(dims.len(), perm_seed), target(n, &seed))
+        };
+        let xp = x.view().permuted_axes(IxDyn(&perm));
+        let shape = permuted(&dims, &perm);
+        prop_assert_eq!(xp.shape(), shape.as_slice());
+        let e = Np::new(new.as_slice(), order).explain(xp.shape()).unwrap();
+        let through = e.transpose_through(&perm);
+        prop_assert!(through.is_some() || !groupwise, "{:?} -> {:?} by {:?}", dims, new, perm);
+        if let Some((t, after)) = through {
+            let before = xp.reshape_np(new.as_slice(), order).unwrap();
+            let y = x.reshape_np(t.as_slice(), order).unwrap();
+            let y = y.view().permuted_axes(IxDyn(&after));
+            prop_assert_eq!(before.shape(), y.shape());
+            prop_assert!(before.iter().eq(y.iter()), "{:?} -> {:?} by {:?}: values differ", dims, new, perm);
+        }
+    }
+
+    /// Symbolic groups are unions of the concrete groups of the same reshape with the symbols
+    /// bound: a symbolic boundary is always a concrete one.
+    #[test]
+    fn symbolic_groups_are_unions_of_concrete_ones(
+        dims in prop::collection::vec(1usize..5, 1..5),
+        seed in prop::collection::vec(0usize..16, 0..5),
+        mask in any::<u8>(),
+    ) {
+        use ndarray_reshape::SymDim;
+        let n: usize = dims.iter().product();
+        let t = target(n, &seed);
+        let spec = Np::new(t.as_slice(), Order::C);
+        let names = ["A", "B", "C", "D", "E"];
+        let input: Vec<SymDim> = dims
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| if mask >> i & 1 == 1 && d > 1 { SymDim::sym(names[i]) } else { SymDim::from(d) })
+            .collect();
+        let Ok(sym) = spec.explain_symbolic(&input) else { return Ok(()) };
+        let concrete = spec.explain(&dims).unwrap();
+        let starts: Vec<(usize, usize)> = concrete.groups().iter().map(|g| (g.input.start, g.output.start)).collect();
+        for g in sym.groups() {
+            prop_assert!(
+                starts.contains(&(g.input.start, g.output.start)) || g.input.is_empty() || g.output.is_empty(),
+                "{:?} -> {:?}: symbolic group {:?} starts inside a concrete one", input, t, g
+            );
+        }
+    }
+}

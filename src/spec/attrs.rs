@@ -595,9 +595,15 @@ mod tests {
         assert_eq!(like, Like::new([3, 4]).lhs(Some(2), None));
         // Whitespace around an integer, as `istream >>` and dmlc's parser skip it.
         let like = Like::from_attrs([3, 4], [("lhs_begin", " -1 "), ("rhs_end", "\t+2")]).unwrap();
-        assert_eq!(like, Like::new([3, 4]).lhs(Some(-1), None).rhs(None, Some(2)));
+        assert_eq!(
+            like,
+            Like::new([3, 4]).lhs(Some(-1), None).rhs(None, Some(2))
+        );
         for bad in ["2 2", "- 1", "2x", ""] {
-            assert!(Like::from_attrs([2], [("lhs_end", bad)]).is_err(), "{bad:?}");
+            assert!(
+                Like::from_attrs([2], [("lhs_end", bad)]).is_err(),
+                "{bad:?}"
+            );
         }
     }
 

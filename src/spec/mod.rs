@@ -12,6 +12,7 @@ use ndarray::Dimension;
 
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
+use crate::explain::Explanation;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
 
@@ -313,6 +314,51 @@ pub trait ShapeSpec: sealed::Spec {
     fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())
+    }
+
+    /// What the reshape of an input of shape `input` does to its axes: the groups of input
+    /// and output axes it keeps, merges, splits, regroups, inserts or removes, for layout
+    /// passes (the dims that pass through, a squeeze that is only a squeeze) and for moving a
+    /// transpose through it ([`Explanation::transpose_through`]).
+    ///
+    /// # Errors
+    ///
+    /// The spec's own errors for this input ([`infer_shape`](Self::infer_shape)).
+    ///
+    /// ```
+    /// use ndarray_reshape::{GroupKind, Onnx, ShapeSpec};
+    ///
+    /// // [B, S, 768] -> [B, S, 12, 64]: B and S pass through, 768 splits into heads.
+    /// let e = Onnx::new([0, 0, 12, 64]).explain(&[8, 128, 768])?;
+    /// assert_eq!(e.unmodified_dims(), [(0, 0), (1, 1)]);
+    /// assert_eq!(e.groups()[2].kind, GroupKind::Split);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn explain(&self, input: &[usize]) -> Result<Explanation, ReshapeError> {
+        let output = self.infer_shape(input)?;
+        Ok(crate::explain::explain(input, &output, self.order()))
+    }
+
+    /// [`explain`](Self::explain) on symbolic dims, through
+    /// [`infer_symbolic`](Self::infer_symbolic): dims group where their products are equal as
+    /// products of symbols, for the values that meet the inference's conditions.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`infer_symbolic`](Self::infer_symbolic).
+    ///
+    /// ```
+    /// use ndarray_reshape::{GroupKind, Onnx, ShapeSpec, SymDim};
+    ///
+    /// let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
+    /// let e = Onnx::new([-1, 512]).explain_symbolic(&[b, t, k(8), k(64)])?;
+    /// let kinds: Vec<GroupKind> = e.groups().iter().map(|g| g.kind).collect();
+    /// assert_eq!(kinds, [GroupKind::Merge, GroupKind::Merge]); // B*T, then 8*64
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn explain_symbolic(&self, input: &[SymDim]) -> Result<Explanation<SymDim>, ReshapeError> {
+        let shape = self.infer_symbolic(input)?;
+        Ok(crate::explain::explain(input, shape.dims(), self.order()))
     }
 
     /// Backward inference: the input shape with its one unknown dim (`None`) filled in, given

@@ -5,7 +5,8 @@
 
 use ndarray::ArrayViewD;
 use ndarray_reshape::{
-    layout::resolve_order, Order, ReshapeError, ReshapeExt, ShapeSpec, SymDim, MAX_SYMBOLS,
+    layout::resolve_order, Explanation, GroupKind, Order, ReshapeError, ReshapeExt, ShapeSpec,
+    SymDim, MAX_SYMBOLS,
 };
 
 /// The input's elements in the reading order (`order` resolved for the input's layout).
@@ -38,6 +39,11 @@ where
     in_place_agrees(x, &spec)?;
     let inferred = spec.infer_shape(x.shape());
     let got = x.reshape_with(spec.clone());
+    if let Ok(y) = &got {
+        explain_agrees(x, &spec, y.is_view())?;
+    } else if spec.explain(x.shape()).err() != inferred.clone().err() {
+        return Err("explain fails otherwise than infer_shape".into());
+    }
     match (&got, &inferred) {
         (Ok(y), Ok(s)) => {
             if y.shape() != s.as_slice() {
@@ -110,6 +116,90 @@ where
         }
         _ => Err(format!("array {got:?} vs infer {inferred:?}")),
     }
+}
+
+/// `spec.explain` of the input `x`, whose reshape is a view exactly when `view`: the groups tile
+/// both shapes in order with equal products, each of the smallest size and of the kind its
+/// axes say; the group that forces a copy exists exactly when the reshape copies; and the
+/// identity permutation passes through.
+fn explain_agrees<P: ShapeSpec>(
+    x: &ArrayViewD<'_, i64>,
+    spec: &P,
+    view: bool,
+) -> Result<(), String> {
+    let e = spec
+        .explain(x.shape())
+        .map_err(|e| format!("explain: {e}"))?;
+    groups_hold(&e)?;
+    if e.copy_group(x.strides()).is_none() != view {
+        return Err(format!(
+            "copy_group {:?} for a view {view}",
+            e.copy_group(x.strides())
+        ));
+    }
+    let identity: Vec<usize> = (0..x.ndim()).collect();
+    let out_identity: Vec<usize> = (0..e.output().len()).collect();
+    if e.transpose_through(&identity) != Some((e.output().to_vec(), out_identity)) {
+        return Err("the identity does not pass through unchanged".into());
+    }
+    Ok(())
+}
+
+/// The invariants of an explanation's groups (see [`Explanation`]).
+pub fn groups_hold(e: &Explanation) -> Result<(), String> {
+    let (input, output) = (e.input(), e.output());
+    let product = |d: &[usize]| d.iter().product::<usize>();
+    let empty = input.contains(&0) || output.contains(&0);
+    if empty {
+        let whole = e.groups().len() == 1
+            && e.groups()[0].input == (0..input.len())
+            && e.groups()[0].output == (0..output.len());
+        return whole
+            .then_some(())
+            .ok_or_else(|| "zero elements: not one group".into());
+    }
+    let (mut i, mut o) = (0, 0);
+    for g in e.groups() {
+        if g.input.start != i || g.output.start != o {
+            return Err(format!("{g:?} does not follow axes {i}, {o}"));
+        }
+        let (a, b) = (&input[g.input.clone()], &output[g.output.clone()]);
+        let total = product(a);
+        if total != product(b) {
+            return Err(format!("{g:?}: products differ"));
+        }
+        let big = |d: &[usize]| d.iter().filter(|&&v| v > 1).count();
+        let kind = match (a.len(), b.len(), big(a), big(b)) {
+            (0, 1, _, _) if b == [1] => GroupKind::Insert,
+            (1, 0, _, _) if a == [1] => GroupKind::Remove,
+            (1, 1, _, _) if a == b => GroupKind::Keep,
+            (_, _, m, 1) if m > 1 => GroupKind::Merge,
+            (_, _, 1, n) if n > 1 => GroupKind::Split,
+            (_, _, m, n) if m > 1 && n > 1 => GroupKind::Regroup,
+            _ => return Err(format!("{g:?}: no kind fits {a:?} -> {b:?}")),
+        };
+        if kind != g.kind {
+            return Err(format!("{g:?}: the axes make it a {kind:?}"));
+        }
+        // Smallest: no proper prefixes of both sides multiply to the same product.
+        for p in 1..a.len() {
+            for q in 1..b.len() {
+                let (l, r) = (product(&a[..p]), product(&b[..q]));
+                if l == r && l > 1 && l < total {
+                    return Err(format!("{g:?} splits after input {p} and output {q}"));
+                }
+            }
+        }
+        // A size-1 axis is never first or last in a merge, split or regroup.
+        if a.len() + b.len() > 2 && [a.first(), a.last(), b.first(), b.last()].contains(&Some(&1)) {
+            return Err(format!("{g:?} has a size-1 axis at its edge"));
+        }
+        (i, o) = (g.input.end, g.output.end);
+    }
+    if (i, o) != (input.len(), output.len()) {
+        return Err("the groups do not cover both shapes".into());
+    }
+    Ok(())
 }
 
 /// `reshape_in_place` of a copy of the view `x` against the strict `reshape_view`: the same
