@@ -292,3 +292,52 @@ fn limits_are_errors() {
     let s = Mx::new([-1]).infer_symbolic(&syms[..4]).unwrap();
     assert_eq!(s.dims()[0].to_string(), "A*B*C*D");
 }
+
+#[test]
+fn through_references_and_typed_specs() {
+    use ndarray::Ix2;
+    let spec = Onnx::new([0, -1]);
+    let input = [n(), k(3), k(4)];
+    let by_value = spec.infer_symbolic(&input).unwrap();
+    assert_eq!((&spec).infer_symbolic(&input).unwrap(), by_value);
+    assert_eq!((&&spec).infer_symbolic(&input).unwrap(), by_value);
+    // A typed spec of the right rank infers the same; of another rank, RankMismatch.
+    assert_eq!(
+        spec.clone().dim::<Ix2>().infer_symbolic(&input).unwrap(),
+        by_value
+    );
+    let err = spec
+        .clone()
+        .dim::<ndarray::Ix3>()
+        .infer_symbolic(&input)
+        .unwrap_err();
+    assert_eq!(err.category(), "rank_mismatch");
+    assert_ne!(spec.clone().dim::<Ix2>(), Onnx::new([0, 12]).dim::<Ix2>());
+    assert_eq!(spec.clone().dim::<Ix2>(), Onnx::new([0, -1]).dim::<Ix2>());
+}
+
+#[test]
+fn display_of_quotients_and_shapes() {
+    let m = SymDim::sym("M");
+    assert_eq!((n() / m).to_string(), "N/M");
+    assert_eq!((k(3) / (n() * m)).to_string(), "3/(M*N)");
+    assert_eq!((k(3) * n() / k(2)).to_string(), "3*N/2");
+    assert_eq!(format!("{:?}", k(3) * n()), "3*N");
+    let s = Np::new([2, -1], Order::C)
+        .infer_symbolic(&[n(), k(3)])
+        .unwrap();
+    assert_eq!(s.to_string(), "[2, 3*N/2] if 3*N % 2 == 0");
+    let s = Np::new([-1], Order::C)
+        .infer_symbolic(&[n(), k(3)])
+        .unwrap();
+    assert_eq!(s.to_string(), "[3*N]");
+}
+
+#[test]
+fn zero_size_mismatch_on_known_dims() {
+    // As the concrete inference: two zeros in the spec, one in the input, products 1 and 6.
+    let err = Paddle::new([0, 0, -1])
+        .infer_symbolic(&[k(2), k(0), k(3)])
+        .unwrap_err();
+    assert_eq!(err.category(), "zero_size_mismatch");
+}

@@ -613,9 +613,16 @@ mod tests {
         assert!(err.to_string().contains("\"shpe\""), "{err}");
         let err = Mx::from_attrs([("shape", "(2,)"), ("shape", "(2,)")]).unwrap_err();
         assert!(err.to_string().contains("twice"), "{err}");
-        // Hidden attributes are skipped.
+        // Hidden attributes are skipped; a key that only starts or ends like one is unknown.
         let m = Mx::from_attrs([("shape", "(2,)"), ("__profiler_scope__", "<unk>:")]).unwrap();
         assert_eq!(m, Mx::new([2]));
+        for key in ["__shape", "shape__", "____", "__"] {
+            assert!(
+                Mx::from_attrs([("shape", "(2,)"), (key, "1")]).is_err(),
+                "{key}"
+            );
+        }
+        assert!(Mx::from_attrs([("shape", "(2,)"), ("__a__", "1")]).is_ok());
         // target_shape alone is the legacy spec; both set, MXNet uses shape.
         assert!(Mx::from_attrs([("target_shape", "(0,0)")]).is_err());
         assert!(MxTarget::from_attrs([("target_shape", "(0,0)"), ("shape", "(2,)")]).is_err());
