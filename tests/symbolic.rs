@@ -299,6 +299,7 @@ fn through_references_and_typed_specs() {
     let spec = Onnx::new([0, -1]);
     let input = [n(), k(3), k(4)];
     let by_value = spec.infer_symbolic(&input).unwrap();
+    assert!(by_value.conditions().is_empty(), "{by_value}"); // 12*N / N is exact
     assert_eq!((&spec).infer_symbolic(&input).unwrap(), by_value);
     assert_eq!((&&spec).infer_symbolic(&input).unwrap(), by_value);
     // A typed spec of the right rank infers the same; of another rank, RankMismatch.
@@ -327,6 +328,8 @@ fn display_of_quotients_and_shapes() {
         .infer_symbolic(&[n(), k(3)])
         .unwrap();
     assert_eq!(s.to_string(), "[2, 3*N/2] if 3*N % 2 == 0");
+    assert_eq!(s.conditions()[0].holds(&[("N", 3)]), Some(false));
+    assert_eq!(s.conditions()[0].holds(&[("N", 4)]), Some(true));
     let s = Np::new([-1], Order::C)
         .infer_symbolic(&[n(), k(3)])
         .unwrap();
