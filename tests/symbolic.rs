@@ -344,3 +344,16 @@ fn zero_size_mismatch_on_known_dims() {
         .unwrap_err();
     assert_eq!(err.category(), "zero_size_mismatch");
 }
+
+#[test]
+fn conditions_with_symbols_on_the_dividing_side() {
+    let m = SymDim::sym("M");
+    // 12 == 4*N, and 12 == 4*M*N: a symbol (or two) on the side that divides.
+    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), k(4)]).unwrap();
+    assert_eq!(s.conditions()[0].to_string(), "N == 3");
+    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), m, k(4)]).unwrap();
+    assert_eq!(s.conditions()[0].to_string(), "M*N == 3");
+    assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 1)]), Some(true));
+    assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 3)]), Some(false));
+    assert_eq!((k(1) / n()).to_string(), "1/N");
+}
