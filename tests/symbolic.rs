@@ -356,4 +356,11 @@ fn conditions_with_symbols_on_the_dividing_side() {
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 1)]), Some(true));
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 3)]), Some(false));
     assert_eq!((k(1) / n()).to_string(), "1/N");
+    // 4*N == N*M and 4*N == N*M*L: the symbols left over are on the dividing side.
+    let s = Onnx::new([0, 4]).infer_symbolic(&[n(), m]).unwrap();
+    assert_eq!(s.conditions()[0].to_string(), "M == 4");
+    let l = SymDim::sym("L");
+    let s = Onnx::new([0, 4]).infer_symbolic(&[n(), m, l]).unwrap();
+    assert_eq!(s.conditions()[0].to_string(), "L*M == 4");
+    assert_eq!(s.conditions()[0].holds(&[("L", 2), ("M", 2)]), Some(true));
 }
