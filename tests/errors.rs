@@ -355,3 +355,21 @@ fn backward_inference_shows_the_unknown_dim() {
         .unwrap_err();
     assert!(e.to_string().contains("input shape [2, 6]"), "{e}");
 }
+
+/// The typed spec of `rank_mismatch`'s kind, when the rank is right: it reads in the spec's order
+/// (an F-contiguous input in F order is a view with F strides) and gives the untyped values.
+#[test]
+fn typed_specs_keep_their_order() {
+    use ndarray::Ix2;
+    let spec = Np::new([3, 2], Order::F).dim::<Ix2>();
+    assert_eq!(spec.order(), Order::F);
+    let x = Array::from_iter(0..6)
+        .into_shape_with_order((2, 3))
+        .unwrap();
+    let f = x.t();
+    let typed = f.reshape_view(&spec).unwrap();
+    let plain = f.reshape_view(Np::new([3, 2], Order::F)).unwrap();
+    assert_eq!(typed.strides(), plain.strides());
+    assert_eq!(typed.strides(), &[1, 3]);
+    assert!(typed.iter().eq(plain.iter()));
+}
