@@ -300,8 +300,11 @@ fn through_references_and_typed_specs() {
     let input = [n(), k(3), k(4)];
     let by_value = spec.infer_symbolic(&input).unwrap();
     assert!(by_value.conditions().is_empty(), "{by_value}"); // 12*N / N is exact
-    assert_eq!((&spec).infer_symbolic(&input).unwrap(), by_value);
-    assert_eq!((&&spec).infer_symbolic(&input).unwrap(), by_value);
+                                                             // Through the impls for references (named, or method calls would pick the value's).
+    let by_ref = <&Onnx as ShapeSpec>::infer_symbolic(&&spec, &input).unwrap();
+    assert_eq!(by_ref, by_value);
+    let by_ref_ref = <&&Onnx as ShapeSpec>::infer_symbolic(&&&spec, &input).unwrap();
+    assert_eq!(by_ref_ref, by_value);
     // A typed spec of the right rank infers the same; of another rank, RankMismatch.
     assert_eq!(
         spec.clone().dim::<Ix2>().infer_symbolic(&input).unwrap(),
