@@ -222,6 +222,14 @@ fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
+/// The index of the first byte of `b` at or after `i` that is not whitespace.
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && is_space(b[i]) {
+        i += 1;
+    }
+    i
+}
+
 /// A tuple attribute as MXNet's `Tuple` stream reader and dmlc's parameter parser read it:
 /// `None` (no tuple), a bare integer (a one-element tuple; MXNet writes `shape=-1`), or `(` or
 /// `[` and integers separated by commas, each optionally followed by Python 2's `L`, with an
@@ -229,12 +237,7 @@ fn is_space(c: u8) -> bool {
 /// but whitespace after the end. An error carries the position of the entry it is about.
 fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
     let b = v.as_bytes();
-    let skip = |mut i: usize| {
-        while i < b.len() && is_space(b[i]) {
-            i += 1;
-        }
-        i
-    };
+    let skip = |i: usize| skip_spaces(b, i);
     let end = |i: usize, out| match skip(i) == b.len() {
         true => Ok(out),
         false => Err((None, format!("unexpected {:?} after the tuple", &v[i..]))),
@@ -289,10 +292,7 @@ fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
 /// digits. Gives the value and the index after it.
 fn int_at(v: &str, i: usize, plus: bool) -> Result<(i64, usize), String> {
     let b = v.as_bytes();
-    let mut start = i;
-    while start < b.len() && is_space(b[start]) {
-        start += 1;
-    }
+    let start = skip_spaces(b, i);
     let mut j = start;
     if j < b.len() && (b[j] == b'-' || (plus && b[j] == b'+')) {
         j += 1;
