@@ -29,6 +29,9 @@ pub enum Dialect {
     Npx,
     /// ONNX `Reshape` ([`Onnx`](crate::Onnx)).
     Onnx,
+    /// No reshape spec: an operation on [`ShapeValue`](crate::ShapeValue)s (`gather`, `slice`,
+    /// ...), named with its operands in the message.
+    ShapeOp,
     /// No reshape spec: ndarray's conversion of a result's dimension type
     /// ([`IntoDim::into_dim`](crate::IntoDim::into_dim)).
     Ndarray,
@@ -49,6 +52,7 @@ impl Dialect {
             Dialect::Np => "numpy",
             Dialect::Npx => "mxnet npx",
             Dialect::Onnx => "onnx",
+            Dialect::ShapeOp => "shape op",
             Dialect::Ndarray => "ndarray",
         }
     }
@@ -83,7 +87,8 @@ pub struct ErrorContext {
     pub input: Vec<usize>,
     /// The spec as the caller wrote it (with its flags, e.g. `reverse`).
     pub spec: String,
-    /// The index in the written spec of the entry that broke the rule, when one entry did.
+    /// The index in the written spec of the entry that broke the rule, when one entry did (for
+    /// a [`Dialect::ShapeOp`] error, the index of the operand).
     pub position: Option<usize>,
     /// What exactly went wrong, in a few words.
     pub detail: String,
@@ -190,9 +195,14 @@ impl fmt::Display for ErrorContext {
             Shown::Concrete => write!(f, "{}; input shape {:?}, ", self.detail, self.input)?,
             Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
-        write!(f, "{} spec {}", self.dialect, self.spec)?;
-        if let Some(p) = self.position {
-            write!(f, ", position {p}")?;
+        match self.dialect {
+            Dialect::ShapeOp => write!(f, "{} {}", self.dialect, self.spec)?,
+            _ => write!(f, "{} spec {}", self.dialect, self.spec)?,
+        }
+        match (self.position, self.dialect) {
+            (Some(p), Dialect::ShapeOp) => write!(f, ", operand {p}")?,
+            (Some(p), _) => write!(f, ", position {p}")?,
+            (None, _) => {}
         }
         Ok(())
     }
@@ -336,6 +346,22 @@ rules! {
     /// An MXNet operator attribute (a string of the symbol JSON) that does not parse, or that
     /// the operator does not have ([`Mx::from_attrs`](crate::Mx::from_attrs) and the others).
     BadAttribute => "bad_attribute",
+    /// A symbolic entry where a number is needed: a [`ShapeValue`](crate::ShapeValue) with
+    /// symbols (or conditions) in a concrete inference or in a spec that holds numbers only, a
+    /// symbolic `gather` index, a negative number times or over a symbolic size.
+    NeedsNumber => "needs_number",
+    /// A shape operation's index or axis outside the operand.
+    IndexOutOfRange => "index_out_of_range",
+    /// A shape value of a rank the operation does not take (shape values have rank 0 or 1).
+    ValueRank => "value_rank",
+    /// Shape values whose lengths do not broadcast, or a `squeeze` of a length other than 1.
+    LengthMismatch => "length_mismatch",
+    /// A `slice` with step 0.
+    ZeroStep => "zero_step",
+    /// A shape value divided by 0.
+    DivisionByZero => "division_by_zero",
+    /// A division of symbolic sizes that is an integer for no value of the symbols.
+    InexactDivision => "inexact_division",
 }
 
 impl fmt::Display for ReshapeError {

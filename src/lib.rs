@@ -297,6 +297,30 @@
 //! order): [`ShapeSpec::to_onnx`] refuses it, and [`ShapeSpec::to_onnx_nodes`] gives the
 //! `Transpose`, `Reshape`, `Transpose` sequence.
 //!
+//! # Shapes computed in the graph
+//!
+//! Exported models mostly compute a reshape's shape (`Shape -> Gather -> Unsqueeze -> Concat`
+//! from PyTorch, `shape64 -> slice -> stack` from Paddle). A [`ShapeValue`] is that computed
+//! value, its entries numbers or [`SymDim`]s, and the operations on it (`gather`, `slice`,
+//! `concat`, `stack`, `unsqueeze`, `squeeze`, `mul`, `div`, `floor_div`) follow the
+//! frameworks; [`Onnx`], [`Paddle`], [`Np`] and [`Like`] take it as their spec:
+//!
+//! ```
+//! use ndarray_reshape::{Onnx, ShapeSpec, ShapeValue, SymDim};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! // x.view(x.size(0), -1, 64) on x: [B, T, 8, 64]
+//! let x = [SymDim::sym("B"), SymDim::sym("T"), SymDim::from(8), SymDim::from(64)];
+//! let b = ShapeValue::shape_of(&x).gather(&ShapeValue::scalar(0))?;
+//! let shape = ShapeValue::concat(&[b.unsqueeze(0)?, ShapeValue::from(vec![-1, 64])])?;
+//! assert_eq!(Onnx::new(&shape).infer_symbolic(&x)?.to_string(), "[B, 8*T, 64]");
+//! assert_eq!(Onnx::new(&shape).to_onnx_symbolic(&x)?, Onnx::new([0, -1, 64]));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! `examples/shape_subgraph.rs` evaluates an attention block's computed shapes this way.
+//!
 //! # Features
 //!
 #![doc = document_features::document_features!()]
@@ -337,7 +361,7 @@ pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
 pub use spec::{Ranked, ShapeSpec};
-pub use sym::{Condition, SymDim, SymShape, MAX_SYMBOLS};
+pub use sym::{Condition, ShapeValue, SymDim, SymShape, MAX_SYMBOLS};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling

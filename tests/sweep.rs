@@ -6,6 +6,8 @@
 
 #[path = "common/oracle.rs"]
 mod oracle;
+#[path = "common/programs.rs"]
+mod programs;
 
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ShapeSpec};
@@ -240,4 +242,22 @@ fn no_panic_sweep() {
         "only {checked_values} value checks"
     );
     eprintln!("sweep: {cases} cases, {successes} shape-only successes, {checked_values} arrays reshaped and checked against the reference");
+}
+
+/// Random shape programs over random symbolic shapes (`tests/common/programs.rs`): no panic,
+/// and every value that evaluates under a binding equals the program run on numbers.
+#[test]
+fn shape_program_sweep() {
+    let mut r = Rng(0x5EED_5AA9_E001);
+    let mut compared = 0usize;
+    for i in 0..20_000 {
+        let prog = programs::generate(&mut |n| r.below(n));
+        match programs::check(&prog) {
+            Ok(c) => compared += c,
+            Err(e) => panic!("program {i} {prog:?}: {e}"),
+        }
+    }
+    // Most steps of most programs evaluate, or the sweep tests only the error paths.
+    assert!(compared > 100_000, "only {compared} values compared");
+    eprintln!("shape programs: 20000 programs, {compared} values compared with the reference");
 }

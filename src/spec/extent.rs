@@ -22,6 +22,14 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     /// A spec value `>= 0` as a dim (values past `usize` saturate, as [`dim_of`] does).
     fn lit(v: i64) -> Self;
 
+    /// The symbolic entry `d` of a spec (a [`ShapeValue`](crate::ShapeValue)'s) at spec
+    /// position `p`: itself, or for `usize` a `needs_number` failure.
+    fn sym(d: SymDim, p: usize) -> Result<Self, Fail>;
+
+    /// The inference's conditions `conds` after `given`, the conditions of the spec's shape
+    /// value; for `usize`, a `needs_number` failure when there are any.
+    fn assume(given: &[Condition], conds: Self::Conds) -> Result<Self::Conds, Fail>;
+
     /// Known to be this size.
     fn is(self, v: usize) -> bool;
 
@@ -81,6 +89,36 @@ impl Extent for usize {
     #[inline(always)]
     fn lit(v: i64) -> usize {
         dim_of(v)
+    }
+
+    #[cold]
+    fn sym(d: SymDim, p: usize) -> Result<usize, Fail> {
+        Err(Fail::at(
+            Rule::NeedsNumber,
+            p,
+            format!(
+                "entry {p} is the symbolic {d}: infer with infer_symbolic, or bind the symbols \
+                 first (ShapeValue::eval)"
+            ),
+        ))
+    }
+
+    fn assume(given: &[Condition], conds: ()) -> Result<(), Fail> {
+        match given {
+            [] => Ok(conds),
+            _ => Err(Fail::whole(
+                Rule::NeedsNumber,
+                format!(
+                    "the shape value holds only if {}: infer with infer_symbolic, or bind the \
+                     symbols first (ShapeValue::eval)",
+                    given
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+            )),
+        }
     }
 
     #[inline(always)]
@@ -246,6 +284,27 @@ impl Extent for SymDim {
 
     fn lit(v: i64) -> SymDim {
         SymDim::from(dim_of(v))
+    }
+
+    fn sym(d: SymDim, p: usize) -> Result<SymDim, Fail> {
+        if !d.is_valid() {
+            return Err(Fail::at(
+                Rule::SymbolLimit,
+                p,
+                format!("entry {p} is past the symbolic range"),
+            ));
+        }
+        Ok(d)
+    }
+
+    fn assume(given: &[Condition], conds: Small<Condition>) -> Result<Small<Condition>, Fail> {
+        let mut all: Small<Condition> = given.iter().copied().collect();
+        for c in conds.iter() {
+            if !all.contains(c) {
+                all.push(*c);
+            }
+        }
+        Ok(all)
     }
 
     fn is(self, v: usize) -> bool {

@@ -4,6 +4,7 @@ use std::fmt;
 
 use ndarray::{ArrayBase, Dimension, RawData};
 
+use super::values::{assume, lit};
 use super::{fmt_range, Extent, IntoSpecList, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -193,7 +194,7 @@ impl Like {
 
 impl Like {
     fn infer<E: Extent>(&self, lhs: &[E], out: &mut Small<E>) -> Result<E::Conds, Fail> {
-        let rhs_vals = self.rhs.values()?;
+        let (rhs_vals, syms) = self.rhs.entries()?;
         if let Some(p) = rhs_vals.iter().position(|&d| d < 0) {
             return Err(Fail::at(
                 Rule::BadValue,
@@ -213,18 +214,25 @@ impl Like {
             (lb, le, rb, re)
         };
         out.clear();
-        let dims = lhs[..lb]
-            .iter()
-            .copied()
-            .chain(rhs_vals[rb..re].iter().map(|&d| E::lit(d)))
-            .chain(lhs[le..].iter().copied());
-        dims.for_each(|d| out.push(d));
-        let mut conds = E::Conds::default();
-        if let Err(f) = E::same_size(out, lhs, &mut conds) {
-            out.clear();
-            return Err(f);
+        lhs[..lb].iter().for_each(|&d| out.push(d));
+        for (p, &v) in rhs_vals.iter().enumerate().take(re).skip(rb) {
+            match lit(syms, p, v) {
+                Ok(d) => out.push(d),
+                Err(f) => {
+                    out.clear();
+                    return Err(f);
+                }
+            }
         }
-        Ok(conds)
+        lhs[le..].iter().for_each(|&d| out.push(d));
+        let mut conds = E::Conds::default();
+        match E::same_size(out, lhs, &mut conds).and_then(|()| assume::<E>(syms, conds)) {
+            Ok(conds) => Ok(conds),
+            Err(f) => {
+                out.clear();
+                Err(f)
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::dims::Order;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
@@ -93,24 +94,29 @@ impl Np {
     #[inline]
     fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, dims))
+            .entries()
+            .and_then(|(spec, syms)| infer(input, spec, syms, dims))
             .map_err(|f| E::attach(f, Dialect::Np, input, self))
     }
 }
 
 #[inline]
-fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+fn infer<E: Extent>(
+    input: &[E],
+    spec: &[i64],
+    syms: Syms<'_>,
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     let mut out = Out::new(dims);
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d >= 0 => out.push(E::lit(d)),
+            d if d >= 0 => out.push(lit(syms, i, d)?),
             -1 => out.push_infer_at(i)?,
             _ => return Err(bad_value(i, v)),
         }
     }
     let size = E::size(input, &mut out.conds)?;
-    out.finish(size)
+    assume::<E>(syms, out.finish(size)?)
 }
 
 #[cold]

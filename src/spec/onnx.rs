@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -115,8 +116,8 @@ impl Onnx {
     #[inline]
     fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.shape
-            .values()
-            .and_then(|spec| infer(input, spec, self.allowzero, dims))
+            .entries()
+            .and_then(|(spec, syms)| infer(input, spec, syms, self.allowzero, dims))
             .map_err(|f| E::attach(f, Dialect::Onnx, input, self))
     }
 }
@@ -124,6 +125,7 @@ impl Onnx {
 fn infer<E: Extent>(
     input: &[E],
     spec: &[i64],
+    syms: Syms<'_>,
     allowzero: bool,
     dims: &mut Small<E>,
 ) -> Result<E::Conds, Fail> {
@@ -132,7 +134,7 @@ fn infer<E: Extent>(
     let mut zero_at = None;
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d > 0 => out.push(E::lit(d)),
+            d if d > 0 => out.push(lit(syms, i, d)?),
             0 if allowzero => {
                 zero_at.get_or_insert(i);
                 out.push(E::lit(0));
@@ -167,7 +169,7 @@ fn infer<E: Extent>(
         ));
     }
     let size = E::size(input, &mut out.conds)?;
-    out.finish(size)
+    assume::<E>(syms, out.finish(size)?)
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 use crate::small::Small;
@@ -103,13 +104,18 @@ impl Paddle {
     #[inline]
     fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
-        list.values()
-            .and_then(|spec| infer(input, spec, dims))
+        list.entries()
+            .and_then(|(spec, syms)| infer(input, spec, syms, dims))
             .map_err(|f| E::attach(f, Dialect::Paddle, input, self))
     }
 }
 
-fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+fn infer<E: Extent>(
+    input: &[E],
+    spec: &[i64],
+    syms: Syms<'_>,
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
     let mut conds = E::Conds::default();
     let size = E::size(input, &mut conds);
     let empty = input.iter().any(|d| d.is(0));
@@ -119,7 +125,7 @@ fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E:
     let mut spec_zero = false;
     for (i, &v) in spec.iter().enumerate() {
         match v {
-            d if d > 0 => out.push(E::lit(d)),
+            d if d > 0 => out.push(lit(syms, i, d)?),
             0 if empty => {
                 spec_zero = true;
                 out.push(E::lit(0));
@@ -152,9 +158,9 @@ fn infer<E: Extent>(input: &[E], spec: &[i64], dims: &mut Small<E>) -> Result<E:
         Some(slot) if empty && spec_zero => {
             // The output index is the spec index in Paddle.
             E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
-            Ok(std::mem::take(&mut out.conds))
+            assume::<E>(syms, std::mem::take(&mut out.conds))
         }
-        _ => out.finish(size),
+        _ => assume::<E>(syms, out.finish(size)?),
     }
 }
 

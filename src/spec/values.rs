@@ -7,9 +7,10 @@ use std::fmt;
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
 use super::sealed::Int;
-use super::ShapeSpec;
+use super::{Extent, ShapeSpec};
 use crate::error::{Fail, Rule};
 use crate::small::Small;
+use crate::sym::{Condition, Entry, ShapeValue, SymDim};
 
 /// An integer type spec values can be given in (`i8` to `i64`, `isize`, `u8` to `u64`, `usize`,
 /// and Paddle's [`ShapeItem`]). Values are converted with `TryFrom`: a value that does not fit
@@ -155,8 +156,18 @@ where
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct SpecList {
+    /// The values; `1` in the place of a symbolic entry.
     vals: Small<i64>,
-    bad: Option<Box<BadEntry>>,
+    /// Nothing for a list of numbers (the fast path checks one pointer).
+    extra: Option<Box<Extra>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Extra {
+    /// The first entry that could not be converted.
+    Bad(BadEntry),
+    /// A [`ShapeValue`] with symbols or conditions.
+    Sym(SymEntries),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,11 +178,44 @@ struct BadEntry {
     written: String,
 }
 
+/// The symbolic entries of a spec taken from a [`ShapeValue`], and its conditions. (`pub` in
+/// this private module only because [`Syms`] names it.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymEntries {
+    /// At each spec position, the symbolic entry, if it is one.
+    dims: Vec<Option<SymDim>>,
+    conditions: Vec<Condition>,
+    /// The value as `Display` writes it.
+    written: String,
+}
+
+/// A list's symbolic entries, if it has any: what the dialects that take a
+/// [`ShapeValue`] read besides the values.
+pub(crate) type Syms<'a> = Option<&'a SymEntries>;
+
+/// The dim of the positive spec entry `v` at position `p`: `v`, or the symbolic entry there.
+#[inline(always)]
+pub(crate) fn lit<E: Extent>(syms: Syms<'_>, p: usize, v: i64) -> Result<E, Fail> {
+    match syms.and_then(|s| s.dims.get(p).copied().flatten()) {
+        None => Ok(E::lit(v)),
+        Some(d) => E::sym(d, p),
+    }
+}
+
+/// The inference's conditions `conds`, after those of the list's shape value.
+#[inline(always)]
+pub(crate) fn assume<E: Extent>(syms: Syms<'_>, conds: E::Conds) -> Result<E::Conds, Fail> {
+    match syms {
+        None => Ok(conds),
+        Some(s) => E::assume(&s.conditions, conds),
+    }
+}
+
 impl SpecList {
     fn from_iter<'a, T: SpecInt + ?Sized + 'a>(it: impl IntoIterator<Item = &'a T>) -> Self {
         let it = it.into_iter();
         let mut vals = Small::with_capacity(it.size_hint().0);
-        let mut bad: Option<Box<BadEntry>> = None;
+        let mut bad: Option<BadEntry> = None;
         for (i, v) in it.enumerate() {
             match (v.to_spec(), &mut bad) {
                 (Ok(x), None) => vals.push(x),
@@ -180,12 +224,12 @@ impl SpecList {
                     let mut written: Vec<String> = vals.iter().map(i64::to_string).collect();
                     written.push(v.written());
                     vals.push(0);
-                    bad = Some(Box::new(BadEntry {
+                    bad = Some(BadEntry {
                         position: i,
                         rule: e.rule,
                         detail: e.detail,
                         written: written.join(", "),
-                    }));
+                    });
                 }
                 (r, Some(b)) => {
                     vals.push(r.unwrap_or(0));
@@ -194,18 +238,96 @@ impl SpecList {
                 }
             }
         }
-        if let Some(b) = &mut bad {
+        let extra = bad.map(|mut b| {
             b.written = format!("[{}]", b.written);
-        }
-        SpecList { vals, bad }
+            Box::new(Extra::Bad(b))
+        });
+        SpecList { vals, extra }
     }
 
-    /// The values, or the failure of the first entry that could not be converted.
+    /// The list of a shape value: plain numbers when it has no symbols and no conditions.
+    fn from_value(v: &ShapeValue) -> Self {
+        let (scalar, entries, conditions) = v.parts();
+        if scalar {
+            let bad = BadEntry {
+                position: 0,
+                rule: Rule::BadShapeTensor,
+                detail: format!("a shape is 1-D, not the 0-D value {v}"),
+                written: v.to_string(),
+            };
+            return SpecList {
+                vals: Small::new(),
+                extra: Some(Box::new(Extra::Bad(bad))),
+            };
+        }
+        let mut vals = Small::with_capacity(entries.len());
+        let mut dims = Vec::with_capacity(entries.len());
+        for e in entries {
+            match *e {
+                Entry::Int(x) => {
+                    vals.push(x);
+                    dims.push(None);
+                }
+                Entry::Sym(d) => {
+                    vals.push(1);
+                    dims.push(Some(d));
+                }
+            }
+        }
+        let symbolic = dims.iter().any(Option::is_some) || !conditions.is_empty();
+        let extra = symbolic.then(|| {
+            Box::new(Extra::Sym(SymEntries {
+                dims,
+                conditions: conditions.to_vec(),
+                written: v.to_string(),
+            }))
+        });
+        SpecList { vals, extra }
+    }
+
+    /// The values, or the failure of the first entry that could not be converted, or of a
+    /// symbolic entry (for the dialects whose specs hold numbers only).
     #[inline]
     pub(crate) fn values(&self) -> Result<&[i64], Fail> {
-        match &self.bad {
+        match self.extra.as_deref() {
             None => Ok(&self.vals),
-            Some(b) => Err(b.fail()),
+            Some(Extra::Bad(b)) => Err(b.fail()),
+            Some(Extra::Sym(s)) => Err(s.numbers_only()),
+        }
+    }
+
+    /// The values (`1` in the place of a symbolic entry) and the symbolic entries, or the
+    /// failure of the first entry that could not be converted: for the dialects that take a
+    /// [`ShapeValue`], which read each positive entry through [`lit`].
+    #[inline]
+    pub(crate) fn entries(&self) -> Result<(&[i64], Syms<'_>), Fail> {
+        match self.extra.as_deref() {
+            None => Ok((&self.vals, None)),
+            Some(Extra::Bad(b)) => Err(b.fail()),
+            Some(Extra::Sym(s)) => Ok((&self.vals, Some(s))),
+        }
+    }
+}
+
+impl SymEntries {
+    #[cold]
+    #[inline(never)]
+    fn numbers_only(&self) -> Fail {
+        let hint =
+            "this dialect's specs hold numbers only (bind the symbols with ShapeValue::eval)";
+        match self.dims.iter().position(Option::is_some) {
+            Some(p) => Fail::at(
+                Rule::NeedsNumber,
+                p,
+                format!(
+                    "entry {p} is the symbolic {}; {hint}",
+                    self.dims[p].unwrap_or_default()
+                ),
+            ),
+            None => Fail::whole(
+                Rule::NeedsNumber,
+                format!("the shape value {}; {hint}", self.written),
+            ),
         }
     }
 }
@@ -226,8 +348,9 @@ impl fmt::Debug for SpecList {
 
 impl fmt::Display for SpecList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.bad {
-            Some(b) => f.write_str(&b.written),
+        match self.extra.as_deref() {
+            Some(Extra::Bad(b)) => f.write_str(&b.written),
+            Some(Extra::Sym(s)) => f.write_str(&s.written),
             None => write!(f, "{:?}", &*self.vals),
         }
     }
@@ -302,6 +425,54 @@ impl<T: SpecInt> IntoSpecList for &Vec<T> {
         SpecList::from_iter(self)
     }
 }
+/// A computed shape: its symbolic entries are read by symbolic inference
+/// ([`ShapeSpec::infer_symbolic`]) of the dialects whose spec is a shape tensor (ONNX, Paddle,
+/// NumPy, and `reshape_like`'s right-hand side), and its conditions join the result's. A
+/// concrete inference, or another dialect, needs numbers:
+/// [`ReshapeError::NeedsNumber`](crate::ReshapeError::NeedsNumber). A 0-D value is
+/// [`ReshapeError::BadShapeTensor`](crate::ReshapeError::BadShapeTensor) when used.
+impl IntoSpecList for ShapeValue {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_value(&self)
+    }
+}
+/// As for `ShapeValue`.
+impl IntoSpecList for &ShapeValue {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_value(self)
+    }
+}
+/// Symbolic dims (a shape value's entries, [`ShapeValue::shape_of`]): the right-hand shape of
+/// `reshape_like` against a tensor of symbolic shape.
+impl IntoSpecList for &[SymDim] {
+    fn into_spec_list(self) -> SpecList {
+        SpecList::from_value(&ShapeValue::shape_of(self))
+    }
+}
+/// As for `&[SymDim]`.
+impl IntoSpecList for Vec<SymDim> {
+    fn into_spec_list(self) -> SpecList {
+        (&self[..]).into_spec_list()
+    }
+}
+/// As for `&[SymDim]`.
+impl IntoSpecList for &Vec<SymDim> {
+    fn into_spec_list(self) -> SpecList {
+        (&self[..]).into_spec_list()
+    }
+}
+/// As for `&[SymDim]`.
+impl<const N: usize> IntoSpecList for [SymDim; N] {
+    fn into_spec_list(self) -> SpecList {
+        (&self[..]).into_spec_list()
+    }
+}
+/// As for `&[SymDim]`.
+impl<const N: usize> IntoSpecList for &[SymDim; N] {
+    fn into_spec_list(self) -> SpecList {
+        (&self[..]).into_spec_list()
+    }
+}
 impl<S, D> IntoSpecList for &ArrayBase<S, D>
 where
     S: Data,
@@ -325,12 +496,12 @@ where
         if self.ndim() != 1 {
             return SpecList {
                 vals: Small::new(),
-                bad: Some(Box::new(BadEntry {
+                extra: Some(Box::new(Extra::Bad(BadEntry {
                     position: 0,
                     rule: Rule::BadShapeTensor,
                     detail: format!("a shape tensor must be 1-D, got shape {:?}", self.shape()),
                     written: format!("tensor of shape {:?}", self.shape()),
-                })),
+                }))),
             };
         }
         SpecList::from_iter(self.iter())

@@ -1,12 +1,17 @@
 //! Symbolic dims for shape inference without known sizes: [`SymDim`] (a number, or a product of
 //! named symbols with a rational coefficient) here, the [`Condition`]s an inference may need
 //! and the [`SymShape`] it returns in `shape`. The dialects run their own algorithms on these
-//! (`spec/extent.rs`); this module is only the values.
+//! (`spec/extent.rs`); this module is only the values. [`ShapeValue`] in `value` is what a shape
+//! subgraph computes from them.
 
+mod ops;
 mod shape;
+mod value;
 
 pub(crate) use shape::{integer, unit, Exact};
 pub use shape::{Condition, SymShape};
+pub(crate) use value::Entry;
+pub use value::ShapeValue;
 
 use std::fmt;
 use std::sync::Mutex;

@@ -1,0 +1,289 @@
+//! [`ShapeValue`]: the value a shape subgraph of an exported model computes: its entries,
+//! constructors, evaluation and display. The shape operations on it are in `ops`.
+
+use std::fmt;
+
+use super::{Condition, SymDim};
+
+/// One entry: an integer (a dim or a dialect's code such as `-1`), or a symbolic size.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Entry {
+    Int(i64),
+    /// Has symbols (a known value is always an `Int`); may be invalid past the symbolic range.
+    Sym(SymDim),
+}
+
+impl Entry {
+    /// `d` as an entry: an `Int` when it is a known integer.
+    pub(super) fn of(d: SymDim) -> Entry {
+        match d.known() {
+            // `known` is at most `isize::MAX`, so it fits.
+            Some(k) => Entry::Int(k as i64),
+            None => Entry::Sym(d),
+        }
+    }
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Entry::Int(v) => write!(f, "{v}"),
+            Entry::Sym(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+/// The value a shape subgraph computes: a 0-D or 1-D integer tensor whose entries are integers
+/// (including the dialects' codes, `-1` and `0`) or [`SymDim`]s, with the [`Condition`]s its
+/// arithmetic needed. [`Onnx`](crate::Onnx), [`Paddle`](crate::Paddle), [`Np`](crate::Np) and
+/// [`Like`](crate::Like) take one wherever they take a list; symbolic inference then runs on it
+/// as on a literal spec, and its conditions join the result's.
+///
+/// The operations follow the frameworks (the ONNX operator and the Paddle op named on each).
+/// A symbolic entry stands for a size of at least 1, so a division of one is exact
+/// (`64*B / 64 = B`), holds under a condition that travels with the value (`T / 2` if
+/// `T % 2 == 0`), or is an error; it never rounds. Every misuse is a [`ReshapeError`](crate::ReshapeError) naming the
+/// operation and its operands: an index out of range, a zero step, a rank above 1, lengths that
+/// do not broadcast, a division by zero, an overflow, a symbolic entry where a number is needed.
+///
+/// PyTorch's `x.view(x.size(0), -1, 64)`, as exported (`Shape -> Gather -> Unsqueeze ->
+/// Concat`):
+///
+/// ```
+/// use ndarray_reshape::{Onnx, ShapeSpec, ShapeValue, SymDim};
+///
+/// let x = [SymDim::sym("B"), SymDim::sym("T"), SymDim::from(8), SymDim::from(64)];
+/// let b = ShapeValue::shape_of(&x).gather(&ShapeValue::scalar(0))?;
+/// let shape = ShapeValue::concat(&[b.unsqueeze(0)?, ShapeValue::from(vec![-1, 64])])?;
+/// assert_eq!(shape.to_string(), "[B, -1, 64]");
+/// let out = Onnx::new(&shape).infer_symbolic(&x)?;
+/// assert_eq!(out.to_string(), "[B, 8*T, 64]");
+/// assert_eq!(Onnx::new(&shape).to_onnx_symbolic(&x)?, Onnx::new([0, -1, 64]));
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+///
+/// Paddle's `x.reshape([x.shape[0] // 2, ...])` (`shape64 -> slice -> floor_divide -> stack`):
+///
+/// ```
+/// use ndarray_reshape::{Paddle, ShapeSpec, ShapeValue, SymDim};
+///
+/// let x = [SymDim::sym("B"), SymDim::from(3136), SymDim::from(96)];
+/// let b = ShapeValue::shape_of(&x).slice(0, 1, 1)?.squeeze(0)?;
+/// let half = b.floor_div(&ShapeValue::scalar(2))?;
+/// let shape = ShapeValue::stack(&[half, ShapeValue::scalar(-1), ShapeValue::scalar(96)])?;
+/// assert_eq!(shape.to_string(), "[B/2, -1, 96] if B % 2 == 0");
+/// let out = Paddle::new(&shape).infer_symbolic(&x)?;
+/// assert_eq!(out.eval(&[("B", 4)]), Some(vec![2, 6272, 96]));
+/// assert_eq!(out.eval(&[("B", 3)]), None); // B // 2 is not B/2 for odd B
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ShapeValue {
+    /// 0-D (one entry) or 1-D.
+    pub(super) scalar: bool,
+    pub(super) entries: Vec<Entry>,
+    pub(super) conditions: Vec<Condition>,
+}
+
+impl ShapeValue {
+    /// The 1-D value of a tensor's shape (ONNX `Shape`, Paddle `shape64`).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("N"), SymDim::from(3)]);
+    /// assert_eq!(v.to_string(), "[N, 3]");
+    /// ```
+    pub fn shape_of(dims: &[SymDim]) -> ShapeValue {
+        ShapeValue::vector(dims.iter().map(|&d| Entry::of(d)).collect())
+    }
+
+    /// A 0-D integer (an ONNX scalar constant, Paddle's `full` with shape `[]`).
+    ///
+    /// ```
+    /// use ndarray_reshape::ShapeValue;
+    /// assert_eq!(ShapeValue::scalar(-1).rank(), 0);
+    /// ```
+    pub fn scalar(v: i64) -> ShapeValue {
+        ShapeValue {
+            scalar: true,
+            entries: vec![Entry::Int(v)],
+            conditions: Vec::new(),
+        }
+    }
+
+    pub(super) fn vector(entries: Vec<Entry>) -> ShapeValue {
+        ShapeValue {
+            scalar: false,
+            entries,
+            conditions: Vec::new(),
+        }
+    }
+
+    /// The rank: 0 for a scalar, 1 for a vector.
+    ///
+    /// ```
+    /// use ndarray_reshape::ShapeValue;
+    /// assert_eq!(ShapeValue::from(vec![2, -1]).rank(), 1);
+    /// ```
+    pub fn rank(&self) -> usize {
+        usize::from(!self.scalar)
+    }
+
+    /// The number of entries (1 for a scalar).
+    ///
+    /// ```
+    /// use ndarray_reshape::ShapeValue;
+    /// assert_eq!(ShapeValue::from(vec![2, -1]).len(), 2);
+    /// assert_eq!(ShapeValue::scalar(7).len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it is a vector without entries (the shape of a 0-d tensor).
+    ///
+    /// ```
+    /// use ndarray_reshape::ShapeValue;
+    /// assert!(ShapeValue::shape_of(&[]).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The conditions on the symbols under which the value is what the graph computes (from
+    /// divisions that are exact only for some values of the symbols).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let t = ShapeValue::from(SymDim::sym("T"));
+    /// let half = t.div(&ShapeValue::scalar(2))?;
+    /// assert_eq!(half.conditions()[0].to_string(), "T % 2 == 0");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn conditions(&self) -> &[Condition] {
+        &self.conditions
+    }
+
+    /// The entries under `bindings` (name, size), one for a scalar: `None` when a symbol is
+    /// unbound, a condition fails, or an entry is not an integer or passes `i64::MAX` (where
+    /// the graph's own integer arithmetic would overflow).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(64)]);
+    /// assert_eq!(v.eval(&[("B", 2)]), Some(vec![2, 64]));
+    /// assert_eq!(v.eval(&[]), None);
+    /// ```
+    pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<i64>> {
+        if self
+            .conditions
+            .iter()
+            .any(|c| c.holds(bindings) != Some(true))
+        {
+            return None;
+        }
+        self.entries
+            .iter()
+            .map(|e| match e {
+                Entry::Int(v) => Some(*v),
+                // At most `isize::MAX`, so it fits.
+                Entry::Sym(d) => d.eval(bindings).map(|v| v as i64),
+            })
+            .collect()
+    }
+
+    /// The entries and the conditions, for conversion into a spec.
+    pub(crate) fn parts(&self) -> (bool, &[Entry], &[Condition]) {
+        (self.scalar, &self.entries, &self.conditions)
+    }
+}
+
+/// The conditions of `values`, each once, in order.
+pub(super) fn joined(values: &[&ShapeValue]) -> Vec<Condition> {
+    let mut out = Vec::new();
+    for c in values.iter().flat_map(|v| v.conditions.iter()) {
+        add(&mut out, *c);
+    }
+    out
+}
+
+pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
+    if !conds.contains(&c) {
+        conds.push(c);
+    }
+}
+
+impl fmt::Display for ShapeValue {
+    /// `[B, -1, 64]` (1-D) or `B` (0-D), then ` if ` and the conditions.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entries: Vec<String> = self.entries.iter().map(Entry::to_string).collect();
+        match self.scalar {
+            true => f.write_str(&entries.join(", "))?,
+            false => write!(f, "[{}]", entries.join(", "))?,
+        }
+        if !self.conditions.is_empty() {
+            let c: Vec<String> = self.conditions.iter().map(|c| c.to_string()).collect();
+            write!(f, " if {}", c.join(" and "))?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for ShapeValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ShapeValue({self})")
+    }
+}
+
+/// A 1-D value of integers (an ONNX `int64` constant, Paddle's `full_int_array`).
+///
+/// ```
+/// use ndarray_reshape::ShapeValue;
+/// assert_eq!(ShapeValue::from(vec![-1, 64]).to_string(), "[-1, 64]");
+/// ```
+impl From<Vec<i64>> for ShapeValue {
+    fn from(v: Vec<i64>) -> Self {
+        ShapeValue::from(&v[..])
+    }
+}
+
+/// A 1-D value of integers.
+///
+/// ```
+/// use ndarray_reshape::ShapeValue;
+/// assert_eq!(ShapeValue::from(&[2i64, 3][..]), ShapeValue::from(vec![2, 3]));
+/// ```
+impl From<&[i64]> for ShapeValue {
+    fn from(v: &[i64]) -> Self {
+        ShapeValue::vector(v.iter().map(|&x| Entry::Int(x)).collect())
+    }
+}
+
+/// A 1-D value of integers.
+///
+/// ```
+/// use ndarray_reshape::ShapeValue;
+/// assert_eq!(ShapeValue::from([2, -1]), ShapeValue::from(vec![2, -1]));
+/// ```
+impl<const N: usize> From<[i64; N]> for ShapeValue {
+    fn from(v: [i64; N]) -> Self {
+        ShapeValue::from(&v[..])
+    }
+}
+
+/// A 0-D value of one dim (a number when it is known).
+///
+/// ```
+/// use ndarray_reshape::{ShapeValue, SymDim};
+/// assert_eq!(ShapeValue::from(SymDim::sym("B")).to_string(), "B");
+/// assert_eq!(ShapeValue::from(SymDim::from(3)), ShapeValue::scalar(3));
+/// ```
+impl From<SymDim> for ShapeValue {
+    fn from(d: SymDim) -> Self {
+        ShapeValue {
+            scalar: true,
+            entries: vec![Entry::of(d)],
+            conditions: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! `ShapeValue`: each operation's framework semantics, its exact errors, and shape values as the
+//! spec of every dialect that takes a shape tensor.
+
+use ndarray::Array;
+use ndarray_reshape::{
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec, ShapeValue, SymDim,
+};
+
+fn s(name: &str) -> SymDim {
+    SymDim::sym(name)
+}
+
+fn k(v: usize) -> SymDim {
+    SymDim::from(v)
+}
+
+fn v(x: &[i64]) -> ShapeValue {
+    ShapeValue::from(x)
+}
+
+/// The value `[B, T, 768]`.
+fn btc() -> ShapeValue {
+    ShapeValue::shape_of(&[s("B"), s("T"), k(768)])
+}
+
+#[test]
+fn slice_follows_onnx_clamping() {
+    let x = v(&[10, 20, 30, 40, 50]);
+    let cases: &[(i64, i64, i64, &[i64])] = &[
+        (1, 3, 1, &[20, 30]),
+        (0, i64::MAX, 2, &[10, 30, 50]),
+        (-2, i64::MAX, 1, &[40, 50]),
+        (i64::MIN, 2, 1, &[10, 20]),
+        (-100, 100, 1, &[10, 20, 30, 40, 50]),
+        (3, 1, 1, &[]),
+        (4, 0, -1, &[50, 40, 30, 20]),
+        (i64::MAX, i64::MIN, -1, &[50, 40, 30, 20, 10]),
+        (-1, -100, -2, &[50, 30, 10]),
+        (10, 2, -1, &[50, 40]),
+        (0, 5, i64::MAX, &[10]),
+        (4, -6, i64::MIN, &[50]),
+    ];
+    for &(start, end, step, want) in cases {
+        let got = x.slice(start, end, step).unwrap();
+        assert_eq!(got, v(want), "slice({start}, {end}, {step})");
+    }
+    assert_eq!(v(&[]).slice(0, 1, -1).unwrap(), v(&[]));
+}
+
+#[test]
+fn integer_division_truncates_or_floors() {
+    let cases: &[(i64, i64, i64, i64)] = &[
+        (7, 2, 3, 3),
+        (-7, 2, -3, -4),
+        (7, -2, -3, -4),
+        (-7, -2, 3, 3),
+        (-8, 2, -4, -4),
+        (0, -3, 0, 0),
+        (i64::MIN, 1, i64::MIN, i64::MIN),
+    ];
+    for &(a, b, trunc, floor) in cases {
+        let (x, y) = (ShapeValue::scalar(a), ShapeValue::scalar(b));
+        assert_eq!(x.div(&y).unwrap(), ShapeValue::scalar(trunc), "{a} / {b}");
+        assert_eq!(
+            x.floor_div(&y).unwrap(),
+            ShapeValue::scalar(floor),
+            "{a} // {b}"
+        );
+    }
+}
+
+#[test]
+fn symbolic_division_is_exact_conditional_or_an_error() {
+    let b = ShapeValue::from(s("B"));
+    let exact = ShapeValue::from(k(64) * s("B"))
+        .floor_div(&ShapeValue::scalar(16))
+        .unwrap();
+    assert_eq!(exact.to_string(), "4*B");
+    assert!(exact.conditions().is_empty());
+    let half = b.div(&ShapeValue::scalar(2)).unwrap();
+    assert_eq!(half.to_string(), "B/2 if B % 2 == 0");
+    assert_eq!(half.eval(&[("B", 6)]), Some(vec![3]));
+    assert_eq!(half.eval(&[("B", 7)]), None);
+    // A number over a symbol: 64 / B holds where B divides 64.
+    let per = ShapeValue::scalar(64).div(&b).unwrap();
+    assert_eq!(per.to_string(), "64/B if 64 % B == 0");
+    assert_eq!(per.eval(&[("B", 16)]), Some(vec![4]));
+    // Symbol over symbol.
+    let bt = ShapeValue::from(s("B") * s("T"));
+    assert_eq!(bt.div(&ShapeValue::from(s("T"))).unwrap(), b);
+    // 0 over a size is 0; half of half joins both conditions once.
+    assert_eq!(
+        ShapeValue::scalar(0).div(&b).unwrap(),
+        ShapeValue::scalar(0)
+    );
+    let quarter = half.div(&ShapeValue::scalar(2)).unwrap();
+    assert_eq!(quarter.conditions().len(), 2);
+    assert_eq!(quarter.eval(&[("B", 12)]), Some(vec![3]));
+    assert_eq!(quarter.eval(&[("B", 6)]), None);
+    // Products keep the conditions of their operands.
+    let back = half.mul(&ShapeValue::scalar(2)).unwrap();
+    assert_eq!(back.to_string(), "B if B % 2 == 0");
+}
+
+#[test]
+fn broadcasting_follows_onnx() {
+    let x = v(&[2, 3, 4]);
+    assert_eq!(x.mul(&v(&[10])).unwrap(), v(&[20, 30, 40]));
+    assert_eq!(v(&[10]).mul(&x).unwrap(), v(&[20, 30, 40]));
+    assert_eq!(x.mul(&ShapeValue::scalar(2)).unwrap().rank(), 1);
+    assert_eq!(
+        ShapeValue::scalar(2).mul(&ShapeValue::scalar(3)).unwrap(),
+        ShapeValue::scalar(6)
+    );
+    assert_eq!(x.mul(&x).unwrap(), v(&[4, 9, 16]));
+    assert_eq!(v(&[]).mul(&ShapeValue::scalar(2)).unwrap(), v(&[]));
+    assert_eq!(
+        x.mul(&v(&[1, 2])).unwrap_err().category(),
+        "length_mismatch"
+    );
+}
+
+#[test]
+fn gather_and_the_rank_operations() {
+    let x = btc();
+    assert_eq!(
+        x.gather(&ShapeValue::scalar(1)).unwrap(),
+        ShapeValue::from(s("T"))
+    );
+    assert_eq!(
+        x.gather(&v(&[-1, 0, 0])).unwrap().to_string(),
+        "[768, B, B]"
+    );
+    assert_eq!(x.gather(&v(&[])).unwrap(), v(&[]));
+    let one = x.slice(1, 2, 1).unwrap();
+    assert_eq!(one.squeeze(-1).unwrap(), ShapeValue::from(s("T")));
+    assert_eq!(one.squeeze(0).unwrap().unsqueeze(-1).unwrap(), one);
+    assert_eq!(ShapeValue::concat(&[]).unwrap(), v(&[]));
+    assert_eq!(ShapeValue::stack(&[]).unwrap(), v(&[]));
+    let parts = [ShapeValue::from(s("B")), ShapeValue::scalar(-1)];
+    assert_eq!(ShapeValue::stack(&parts).unwrap().to_string(), "[B, -1]");
+    assert_eq!((x.rank(), x.len(), x.is_empty()), (1, 3, false));
+    assert_eq!(format!("{x:?}"), "ShapeValue([B, T, 768])");
+}
+
+/// Every misuse: the rule, and a message naming the operation and its operands.
+#[test]
+fn errors_name_the_operation_and_operands() {
+    let x = btc();
+    let b = ShapeValue::from(s("B"));
+    let cases: Vec<(Result<ShapeValue, ReshapeError>, &str, &str)> = vec![
+        (
+            x.gather(&ShapeValue::scalar(3)),
+            "index_out_of_range",
+            "index_out_of_range: index 3 is out of range for length 3; shape op gather([B, T, 768], 3), operand 1",
+        ),
+        (
+            x.gather(&b),
+            "needs_number",
+            "needs_number: the index B is symbolic; shape op gather([B, T, 768], B), operand 1",
+        ),
+        (
+            b.gather(&ShapeValue::scalar(0)),
+            "value_rank",
+            "value_rank: gather takes a 1-D value, got the 0-D B; shape op gather(B, 0), operand 0",
+        ),
+        (
+            x.slice(0, 2, 0),
+            "zero_step",
+            "zero_step: the step is 0; shape op slice([B, T, 768], 0, 2, 0), operand 3",
+        ),
+        (
+            x.unsqueeze(0),
+            "value_rank",
+            "value_rank: the value is 1-D; unsqueezing it gives rank 2; shape op unsqueeze([B, T, 768], 0), operand 0",
+        ),
+        (
+            b.unsqueeze(1),
+            "index_out_of_range",
+            "index_out_of_range: axis 1 is out of range for a 1-D result; shape op unsqueeze(B, 1), operand 1",
+        ),
+        (
+            x.squeeze(0),
+            "length_mismatch",
+            "length_mismatch: the length is 3, not 1; shape op squeeze([B, T, 768], 0), operand 0",
+        ),
+        (
+            ShapeValue::concat(&[x.clone(), b.clone()]),
+            "value_rank",
+            "value_rank: value 1 (B) is 0-D; concat takes 1-D values; shape op concat([B, T, 768], B), operand 1",
+        ),
+        (
+            ShapeValue::stack(&[b.clone(), x.clone()]),
+            "value_rank",
+            "value_rank: value 1 ([B, T, 768]) is 1-D; stacking it gives rank 2; shape op stack(B, [B, T, 768]), operand 1",
+        ),
+        (
+            x.div(&ShapeValue::scalar(0)),
+            "division_by_zero",
+            "division_by_zero: B / 0; shape op div([B, T, 768], 0), operand 1",
+        ),
+        (
+            x.mul(&v(&[1, 2])),
+            "length_mismatch",
+            "length_mismatch: lengths 3 and 2 do not broadcast; shape op mul([B, T, 768], [1, 2]), operand 1",
+        ),
+        (
+            ShapeValue::scalar(i64::MAX).mul(&ShapeValue::scalar(2)),
+            "overflow",
+            "overflow: 9223372036854775807 * 2 overflows i64; shape op mul(9223372036854775807, 2), operand 1",
+        ),
+        (
+            ShapeValue::scalar(i64::MIN).div(&ShapeValue::scalar(-1)),
+            "overflow",
+            "overflow: -9223372036854775808 / -1 overflows i64; shape op div(-9223372036854775808, -1), operand 1",
+        ),
+        (
+            b.mul(&ShapeValue::scalar(-1)),
+            "needs_number",
+            "needs_number: the negative -1 meets the symbolic B; symbolic entries are sizes; shape op mul(B, -1), operand 1",
+        ),
+        (
+            ShapeValue::scalar(3).floor_div(&ShapeValue::from(k(2) * s("B"))),
+            "inexact_division",
+            "inexact_division: 3 / 2*B is an integer for no value of the symbols; shape op floor_div(3, 2*B), operand 1",
+        ),
+    ];
+    for (got, rule, msg) in cases {
+        let e = got.unwrap_err();
+        assert_eq!(e.category(), rule, "{e}");
+        assert_eq!(e.to_string(), msg);
+        assert!(e.context().input().is_empty());
+        assert_eq!(e.context().symbolic_input(), None);
+    }
+    // Past the symbolic range: five symbols in one product.
+    let many = ["A", "C", "D", "E", "F"]
+        .iter()
+        .fold(ShapeValue::scalar(1), |p, n| {
+            p.mul(&ShapeValue::from(s(n))).unwrap_or(p)
+        });
+    assert_eq!(
+        many.mul(&ShapeValue::from(s("G"))).unwrap_err().category(),
+        "symbol_limit"
+    );
+}
+
+#[test]
+fn shape_values_as_specs() -> Result<(), ReshapeError> {
+    let x = [s("B"), s("T"), k(768)];
+    let heads = ShapeValue::concat(&[ShapeValue::shape_of(&x).slice(0, 2, 1)?, v(&[12, -1])])?;
+    let out = Onnx::new(&heads).infer_symbolic(&x)?;
+    assert_eq!(out.to_string(), "[B, T, 12, 64]");
+    assert_eq!(
+        Onnx::new(&heads).to_onnx_symbolic(&x)?,
+        Onnx::new([0, 0, 12, 64])
+    );
+    assert_eq!(
+        Np::new(&heads, Order::C).infer_symbolic(&x)?.to_string(),
+        "[B, T, 12, 64]"
+    );
+    assert_eq!(
+        Paddle::new(&heads).infer_symbolic(&x)?.to_string(),
+        "[B, T, 12, 64]"
+    );
+    // The spec prints as the value; explain works on it.
+    let e = Onnx::new(&heads).infer_shape(&[2, 3, 768]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "needs_number: entry 0 is the symbolic B: infer with infer_symbolic, or bind the \
+         symbols first (ShapeValue::eval); input shape [2, 3, 768], onnx spec [B, T, 12, -1], \
+         position 0"
+    );
+    let ex = Onnx::new(&heads).explain_symbolic(&x)?;
+    assert_eq!(ex.unmodified_dims(), vec![(0, 0), (1, 1)]);
+    // The value's conditions join the result's, before the inference's own.
+    let half = ShapeValue::shape_of(&x)
+        .gather(&ShapeValue::scalar(1))?
+        .div(&ShapeValue::scalar(2))?;
+    let pairs = ShapeValue::stack(&[
+        ShapeValue::scalar(0),
+        half,
+        ShapeValue::scalar(3),
+        ShapeValue::scalar(-1),
+    ])?;
+    let out = Paddle::new(&pairs).infer_symbolic(&x)?;
+    assert_eq!(out.to_string(), "[B, T/2, 3, 512] if T % 2 == 0");
+    // Conditions alone make a concrete inference impossible to check: an error.
+    let cond_only = pairs.mul(&ShapeValue::scalar(0))?;
+    let e = Onnx::new(&cond_only)
+        .allowzero(true)
+        .infer_shape(&[0])
+        .unwrap_err();
+    assert_eq!(e.category(), "needs_number");
+    assert!(e.to_string().contains("holds only if T % 2 == 0"), "{e}");
+    // A concrete value is a plain spec, in every mode.
+    let a = Array::from_iter(0..24)
+        .into_shape_with_order((2, 3, 4))
+        .unwrap();
+    let y = a.reshape_onnx(&v(&[0, -1]))?;
+    assert!(y.is_view());
+    assert_eq!(y.shape(), &[2, 12]);
+    assert_eq!(a.reshape_paddle(v(&[4, 6]))?.shape(), &[4, 6]);
+    assert_eq!(a.reshape_np(v(&[-1, 2]), Order::F)?.shape(), &[12, 2]);
+    assert_eq!(Onnx::new(v(&[2, -1])).shape_values(), Some(&[2i64, -1][..]));
+    // A symbolic one is an error from the array methods, never a panic.
+    assert_eq!(
+        a.reshape_onnx(&heads).unwrap_err().category(),
+        "needs_number"
+    );
+    // A 0-D value is not a shape.
+    let e = Onnx::new(ShapeValue::scalar(6))
+        .infer_shape(&[2, 3])
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bad_shape_tensor: a shape is 1-D, not the 0-D value 6; input shape [2, 3], onnx spec 6, position 0"
+    );
+    // The dialects whose specs hold numbers only say so.
+    let e = Mx::new(&heads).infer_symbolic(&x).unwrap_err();
+    assert_eq!(e.category(), "needs_number");
+    assert!(
+        e.to_string()
+            .contains("this dialect's specs hold numbers only"),
+        "{e}"
+    );
+    assert_eq!(
+        Npx::new(&heads)
+            .infer_shape(&[2, 3])
+            .unwrap_err()
+            .category(),
+        "needs_number"
+    );
+    assert_eq!(Onnx::new(&heads).shape_values(), None);
+    Ok(())
+}
+
+#[test]
+fn reshape_like_a_symbolic_shape() -> Result<(), ReshapeError> {
+    let x = [s("N"), k(3), k(4)];
+    let rhs = vec![s("N"), k(2), k(6)];
+    let like = Like::new(&rhs).lhs(Some(1), None).rhs(Some(1), None);
+    assert_eq!(like.infer_symbolic(&x)?.to_string(), "[N, 2, 6]");
+    // A right-hand side of another size holds only where the sizes agree.
+    let other = [s("M"), k(12)];
+    let out = Like::new(&other[..]).infer_symbolic(&x)?;
+    assert_eq!(out.to_string(), "[M, 12] if N == M");
+    assert_eq!(
+        Like::new(rhs).infer_shape(&[2, 12]).unwrap_err().category(),
+        "needs_number"
+    );
+    Ok(())
+}
