@@ -114,7 +114,7 @@ def small_table(data):
     lines = [
         "| output (bytes) | `IxDyn` input: ndarray_reshape | ndarray `to_shape` | ratio "
         "| `Ix2` input: ndarray_reshape | ndarray `to_shape` | ratio "
-        "| `Ix2` input, `reshape_with_dim::<Ix1>` | ratio |",
+        "| `Ix2` input, `reshape_with(spec.dim::<Ix1>())` | ratio |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     def pair(ours, base, p):
