@@ -251,7 +251,8 @@ impl From<Vec<i64>> for ShapeValue {
 ///
 /// ```
 /// use ndarray_reshape::ShapeValue;
-/// assert_eq!(ShapeValue::from(&[2i64, 3][..]), ShapeValue::from(vec![2, 3]));
+/// let dims: &[i64] = &[2, 3];
+/// assert_eq!(ShapeValue::from(dims), ShapeValue::from(vec![2, 3]));
 /// ```
 impl From<&[i64]> for ShapeValue {
     fn from(v: &[i64]) -> Self {
