@@ -1,6 +1,7 @@
 //! How spec values come in: the integer types ([`SpecInt`]), Paddle's mixed shape lists
-//! ([`ShapeItem`]), the converted list ([`SpecList`]) and the conversions into it
-//! ([`IntoSpecList`]) and into a dialect's spec type ([`IntoSpec`]).
+//! ([`ShapeItem`]), shape values with symbolic entries ([`ShapeValue`]), the converted list
+//! ([`SpecList`], read through `lit` by the dialects that take symbolic entries) and the
+//! conversions into it ([`IntoSpecList`]) and into a dialect's spec type ([`IntoSpec`]).
 
 use std::fmt;
 
@@ -144,8 +145,9 @@ where
     }
 }
 
-/// The spec values of any dialect, converted to `i64` (or the first entry that could not be).
-/// `Debug` and `Display` print the values as written.
+/// The spec values of any dialect, converted to `i64` (or the first entry that could not be),
+/// and, for a [`ShapeValue`] spec, its symbolic entries and conditions. `Debug` and `Display`
+/// print the values as written.
 ///
 /// ```
 /// use ndarray_reshape::args::IntoSpecList;
