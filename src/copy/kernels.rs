@@ -275,9 +275,8 @@ pub(super) struct Tiles {
     /// Output (C-contiguous) strides of every axis.
     out_strides: Small<usize>,
     /// The vector kernel ([`simd::tile`]) of the tiles whose input is contiguous along `p`, if
-    /// one exists for the copy (the elements may be moved as bits), and the copy is below
-    /// [`LARGE_TILE_BYTES`] or its tiles' output is dense (past the caches, sparse output
-    /// rows measured faster with the scalar kernel: BENCHMARKS.md, "The vector kernels").
+    /// one exists for the copy (the elements may be moved as bits): at every size, sparse output
+    /// rows past the caches included (BENCHMARKS.md, "The vector kernels").
     vector: Option<simd::Kernel>,
 }
 
@@ -313,9 +312,7 @@ impl Tiles {
             p_blocks: shape[p].div_ceil(tile),
             outer,
             outer_count,
-            vector: kernel.filter(|_| {
-                bytes < LARGE_TILE_BYTES || out_strides[p] * elem <= simd::DENSE_ROW_BYTES
-            }),
+            vector: kernel,
             out_strides,
         }
     }
