@@ -29,46 +29,24 @@ trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     fn hptt(perm: &[usize], src: &[Self], shape: &[usize], out: &mut [Self], threads: usize);
 }
 
-impl Elem for f32 {
-    /// Exact: no case has more than 2^24 elements.
-    fn of(i: usize) -> Self {
-        i as f32
-    }
-    #[cfg(feature = "hptt")]
-    fn hptt(perm: &[usize], src: &[f32], shape: &[usize], out: &mut [f32], threads: usize) {
-        hptt::transpose_f32(
-            perm,
-            1.0,
-            src,
-            shape,
-            0.0,
-            out,
-            threads,
-            hptt::MemoryOrder::RowMajor,
-        )
-        .unwrap();
-    }
+/// `Elem` for a float type with its HPTT function; values are exact (no case has more than
+/// 2^24 elements).
+macro_rules! elem {
+    ($t:ty, $hptt:ident) => {
+        impl Elem for $t {
+            fn of(i: usize) -> Self {
+                i as $t
+            }
+            #[cfg(feature = "hptt")]
+            fn hptt(perm: &[usize], src: &[$t], shape: &[usize], out: &mut [$t], threads: usize) {
+                let order = hptt::MemoryOrder::RowMajor;
+                hptt::$hptt(perm, 1.0, src, shape, 0.0, out, threads, order).unwrap();
+            }
+        }
+    };
 }
-
-impl Elem for f64 {
-    fn of(i: usize) -> Self {
-        i as f64
-    }
-    #[cfg(feature = "hptt")]
-    fn hptt(perm: &[usize], src: &[f64], shape: &[usize], out: &mut [f64], threads: usize) {
-        hptt::transpose_f64(
-            perm,
-            1.0,
-            src,
-            shape,
-            0.0,
-            out,
-            threads,
-            hptt::MemoryOrder::RowMajor,
-        )
-        .unwrap();
-    }
-}
+elem!(f32, transpose_f32);
+elem!(f64, transpose_f64);
 
 /// The cases: `(criterion group, input shape, permutation, f64 elements)`. The same list is in
 /// `scripts/bench_peers.py`.
