@@ -61,6 +61,18 @@ def nbytes(shape, elem):
     return n
 
 
+def gbs_row(group, shape, elem, contestants):
+    """The GB/s of each contestant in `group` (None where it did not run), printed as a table row."""
+    gbs = {}
+    for c in contestants:
+        try:
+            gbs[c] = 2 * nbytes(shape, elem) / median_ns(group, c)
+        except FileNotFoundError:
+            gbs[c] = None
+    print(f"| {group} | " + " | ".join(f"{gbs[c]:.1f}" if gbs[c] else "-" for c in contestants) + " |")
+    return gbs
+
+
 def report():
     if not os.path.isdir(CRITERION):
         sys.exit("no target/criterion: run `cargo bench -p ndarray_reshape_bench --bench peers` first")
@@ -68,14 +80,7 @@ def report():
     print("|---" * (len(CONTESTANTS) + 1) + "|")
     ratios = []
     for group, shape, _, elem in CASES:
-        gbs = {}
-        for c in CONTESTANTS:
-            try:
-                gbs[c] = 2 * nbytes(shape, elem) / median_ns(group, c)
-            except FileNotFoundError:
-                gbs[c] = None
-        cells = [f"{gbs[c]:.1f}" if gbs[c] else "-" for c in CONTESTANTS]
-        print(f"| {group} | " + " | ".join(cells) + " |")
+        gbs = gbs_row(group, shape, elem, CONTESTANTS)
         peer, mem = gbs["transpose_crate_warm_1thread"], gbs["memcpy_warm"]
         if peer and mem:
             huge = gbs["ours_warm_pool_hugepages"], gbs["memcpy_warm_hugepages"]
@@ -137,13 +142,7 @@ def permutes_report():
     print("|---" * (len(cols) + 1) + "|")
     ratios, rows = [], []
     for group, shape, perm, elem in PERMUTES:
-        gbs = {}
-        for c in cols:
-            try:
-                gbs[c] = 2 * nbytes(shape, elem) / median_ns(group, c)
-            except FileNotFoundError:
-                gbs[c] = None
-        print(f"| {group} | " + " | ".join(f"{gbs[c]:.1f}" if gbs[c] else "-" for c in cols) + " |")
+        gbs = gbs_row(group, shape, elem, cols)
         row = [group]
         for t in (1, 2):
             peers = [(gbs[f"{p}_{t}"], name) for p, name in (("hptt", "HPTT"), ("strided_perm", "strided-perm"))

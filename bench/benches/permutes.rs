@@ -15,7 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ndarray::{Array, ArrayView, IxDyn};
 use ndarray_reshape::{Np, Order, ReshapeExt};
 use strided_view::{StridedView, StridedViewMut};
@@ -147,7 +147,10 @@ fn case<A: Elem>(
             };
             b.iter(|| strided(&mut out, exec()))
         });
-        hptt_bench(&mut g, perm, src, shape, &mut out, threads);
+        #[cfg(feature = "hptt")]
+        g.bench_function(format!("hptt_{threads}"), |b| {
+            b.iter(|| A::hptt(perm, black_box(src), shape, &mut out, threads))
+        });
     }
     if two_d {
         g.bench_function("transpose_crate_1", |b| {
@@ -156,31 +159,6 @@ fn case<A: Elem>(
     }
     g.bench_function("memcpy", |b| b.iter(|| out.copy_from_slice(black_box(src))));
     g.finish();
-}
-
-#[cfg(feature = "hptt")]
-fn hptt_bench<A: Elem>(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    perm: &[usize],
-    src: &[A],
-    shape: &[usize],
-    out: &mut [A],
-    threads: usize,
-) {
-    g.bench_function(format!("hptt_{threads}"), |b| {
-        b.iter(|| A::hptt(perm, black_box(src), shape, out, threads))
-    });
-}
-
-#[cfg(not(feature = "hptt"))]
-fn hptt_bench<A: Elem>(
-    _: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    _: &[usize],
-    _: &[A],
-    _: &[usize],
-    _: &mut [A],
-    _: usize,
-) {
 }
 
 fn permutes(crit: &mut Criterion) {
