@@ -5,6 +5,7 @@
 //! reading is a C-order reading of the axes reversed, so past [`Source::read`] the kernels only
 //! know C order.
 
+mod groups;
 #[cfg(feature = "hugepages")]
 mod hugepages;
 mod kernels;
@@ -338,6 +339,8 @@ enum Schedule {
     /// output's fastest): units are blocks of `tile` indices along `p` (for each index of the
     /// other axes), each sweeping all of `q` in tiles.
     Tiles(Box<kernels::Tiles>),
+    /// The same, of two groups of axes whose runs a single axis would leave short.
+    Grouped(Box<groups::Grouped>),
 }
 
 impl Schedule {
@@ -353,6 +356,10 @@ impl Schedule {
                 .min_by_key(|&i| source.strides[i].unsigned_abs())
                 .unwrap_or(0);
             let sq = source.strides[q].unsigned_abs();
+            // Short contiguous axes: tiles of axis groups (every run a whole line or more).
+            if let Some(g) = groups::Grouped::plan(source, elem, plain) {
+                return Schedule::Grouped(Box::new(g));
+            }
             // Transpose only when reading along `p` is more local than along `q`, and only
             // where a strided row loses: large outputs, or rows whose stride in bytes maps
             // every read to a few cache sets.
@@ -392,6 +399,7 @@ impl Schedule {
         match self {
             Schedule::Rows { chunk } => n.div_ceil(*chunk),
             Schedule::Tiles(t) => t.units(),
+            Schedule::Grouped(g) => g.units(),
         }
     }
 }
@@ -438,6 +446,8 @@ unsafe fn run<A: Clone + Send + Sync>(
         },
         // SAFETY: tile units write disjoint output blocks (see `Tiles::run_unit`).
         Schedule::Tiles(t) => unsafe { t.run_unit(source, u, dst.ptr()) },
+        // SAFETY: as for tiles (see `Grouped::run_unit`).
+        Schedule::Grouped(g) => unsafe { g.run_unit(source, u, dst.ptr()) },
     };
     #[cfg(feature = "rayon")]
     {

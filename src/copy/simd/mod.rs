@@ -46,7 +46,7 @@ pub(super) fn plain_by_name<A>() -> bool {
 pub(super) const DENSE_ROW_BYTES: usize = 1024;
 
 /// The instruction sets of this machine that the kernels use, detected once: bit 0 AVX2, bit 1
-/// AVX-512F (never under Miri, which runs the scalar twin).
+/// AVX-512F, bit 2 an AMD processor (never under Miri, which runs the scalar twin).
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 #[clippy::msrv = "1.89"] // AVX-512 detection is compiled only from 1.89 on (`cfg(avx512)`)
 #[inline]
@@ -63,7 +63,15 @@ fn features() -> u8 {
     let avx512 = std::arch::is_x86_feature_detected!("avx512f");
     #[cfg(not(avx512))]
     let avx512 = false;
-    let found = 0x80 | u8::from(avx2) | (u8::from(avx512) << 1);
+    // The vendor string of `cpuid` leaf 0: "AuthenticAMD".
+    #[cfg(avx512)]
+    let amd = {
+        let v = std::arch::x86_64::__cpuid(0);
+        (v.ebx, v.edx, v.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163)
+    };
+    #[cfg(not(avx512))]
+    let amd = false;
+    let found = 0x80 | u8::from(avx2) | (u8::from(avx512) << 1) | (u8::from(amd) << 2);
     DETECTED.store(found, Ordering::Relaxed);
     found
 }
@@ -81,6 +89,14 @@ fn avx2() -> bool {
 #[inline]
 fn avx512() -> bool {
     features() & 2 != 0
+}
+
+/// Whether this machine is an AMD processor ("AuthenticAMD"), whose 8-byte AVX-512 kernel wins
+/// past L1 too.
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+#[inline]
+fn amd() -> bool {
+    features() & 4 != 0
 }
 
 /// A vector kernel of [`tile`], chosen once per copy by [`kernel`]. No kernel exists off
@@ -103,9 +119,13 @@ pub(super) enum Kernel {
     /// blocks (AVX-512F).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
     Bytes4Wide,
-    /// 8-byte elements of a copy whose source and output fit in L1, 8 x 8 blocks (AVX-512F).
+    /// 8-byte elements, 8 x 8 blocks (AVX-512F): in L1, and on AMD past it (see
+    /// [`IN_L1_BYTES_8`]).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
-    Bytes8InL1,
+    Bytes8,
+    /// 16-byte elements, 4 x 4 blocks (AVX-512F).
+    #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+    Bytes16,
 }
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes4InL1`] for 4-byte elements:
@@ -114,12 +134,19 @@ pub(super) enum Kernel {
 /// kernels").
 const IN_L1_BYTES: usize = 24 * 1024;
 
-/// Copies of at most this many output bytes use [`Kernel::Bytes8InL1`] for 8-byte elements (the
-/// scalar tiles past it). Measured 1.3x to 1.5x faster at 25 and 32 KiB, from 0.8x to 1.2x
-/// (with the buffers' addresses) at 40 and 50 KiB, slower from 63 KiB on (BENCHMARKS.md,
-/// "The vector kernels").
+/// Copies of at most this many output bytes use [`Kernel::Bytes8`] for 8-byte elements on
+/// Intel (the scalar tiles past it); AMD takes it at every size. On an Intel Xeon it measured
+/// 1.3x to 1.5x faster at 25 and 32 KiB, 0.8x to 1.2x at 40 and 50 KiB, slower from 63 KiB on;
+/// on an AMD EPYC 1.2x to 4x faster from 128 KiB to 128 MiB, but for [`CONFLICT_STRIDE_8`]
+/// (BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const IN_L1_BYTES_8: usize = 32 * 1024;
+
+/// On AMD, 8-byte elements past L1 whose source rows are this many bytes apart keep the
+/// scalar tiles: the 8 x 8 blocks measured 0.75x to 0.9x of them there (256 x 256 `f64`), and
+/// 1.2x to 4x at every other side from 128 to 4096 (BENCHMARKS.md, "The vector kernels").
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+const CONFLICT_STRIDE_8: usize = 2048;
 
 /// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart, into
 /// output rows of at least this many bytes, take [`Kernel::Bytes4Wide`]: the 8 rows of an
@@ -132,9 +159,9 @@ const WIDE_STRIDE: usize = 1024;
 /// The vector kernel for elements of `size` bytes in a copy of `bytes` output bytes whose
 /// source rows (along the output's last axis) are `stride` bytes apart and whose output rows
 /// (along the source's contiguous axis) are `out_row` bytes apart, on this machine: SSE2
-/// (part of x86-64) for 1 and 2 bytes, AVX2 or AVX-512 for 4, AVX-512 for 8 in L1. None for
-/// other sizes: 8- and 16-byte AVX2 kernels, and the 8-byte AVX-512 one past L1, measured
-/// slower than the scalar tiles (BENCHMARKS.md, "The vector kernels").
+/// (part of x86-64) for 1 and 2 bytes, AVX2 or AVX-512 for 4, AVX-512 for 8 and 16. None for
+/// other sizes, nor without AVX-512 for 8 and 16 bytes: AVX2 kernels for them measured slower
+/// than the scalar tiles (BENCHMARKS.md, "The vector kernels").
 #[inline]
 pub(super) fn kernel(size: usize, bytes: usize, stride: usize, out_row: usize) -> Option<Kernel> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -151,13 +178,43 @@ pub(super) fn kernel(size: usize, bytes: usize, stride: usize, out_row: usize) -
             }
             4 if avx2() => Some(Kernel::Bytes4),
             #[cfg(avx512)]
-            8 if avx512() && bytes <= IN_L1_BYTES_8 => Some(Kernel::Bytes8InL1),
+            8 if avx512() && bytes <= IN_L1_BYTES_8 => Some(Kernel::Bytes8),
+            #[cfg(avx512)]
+            8 if avx512() && amd() && stride != CONFLICT_STRIDE_8 => Some(Kernel::Bytes8),
+            #[cfg(avx512)]
+            16 if avx512() => Some(Kernel::Bytes16),
             _ => None,
         }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
         let _ = (size, bytes, stride, out_row);
+        None
+    }
+}
+
+/// The vector kernel of [`tile_tabled`] for elements of `size` bytes on this machine: the one
+/// whose block rows are the longest (whole 64-byte lines with AVX-512 for 4 and 8 bytes).
+#[inline]
+pub(super) fn kernel_tabled(size: usize) -> Option<Kernel> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        match size {
+            1 => Some(Kernel::Bytes1),
+            2 => Some(Kernel::Bytes2),
+            #[cfg(avx512)]
+            4 if avx512() => Some(Kernel::Bytes4Wide),
+            4 if avx2() => Some(Kernel::Bytes4),
+            #[cfg(avx512)]
+            8 if avx512() => Some(Kernel::Bytes8),
+            #[cfg(avx512)]
+            16 if avx512() => Some(Kernel::Bytes16),
+            _ => None,
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        let _ = size;
         None
     }
 }
@@ -182,27 +239,78 @@ pub(super) unsafe fn tile(
     nj: usize,
 ) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    {
-        let n = (ni, nj);
-        // SAFETY: the caller's contract, for elements of the kernel's size moved as bits through
-        // a type of that size; `kernel` chose the AVX2 kernels only where AVX2 is present.
-        unsafe {
-            match kernel {
-                Kernel::Bytes1 => x86::tile_1(src, sq, dst, dp, n),
-                Kernel::Bytes2 => x86::tile_2(src.cast(), sq, dst.cast(), dp, n),
-                Kernel::Bytes4 => x86::tile_4(src.cast(), sq, dst.cast(), dp, n),
-                Kernel::Bytes4InL1 => x86::tile_4_in_l1(src.cast(), sq, dst.cast(), dp, n),
-                #[cfg(avx512)]
-                Kernel::Bytes4Wide => x86::tile_4_wide(src.cast(), sq, dst.cast(), dp, n),
-                #[cfg(avx512)]
-                Kernel::Bytes8InL1 => x86::tile_8_in_l1(src.cast(), sq, dst.cast(), dp, n),
-            }
-        }
+    // SAFETY: the caller's contract.
+    unsafe {
+        dispatch(kernel, x86::Strided { src, sq, dst, dp }, (ni, nj));
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
         let _ = (src, sq, dst, dp, ni, nj);
         match kernel {}
+    }
+}
+
+/// `dst[out_p[i] + j] = src[i + in_q[j]]` for `i < out_p.len()`, `j < in_q.len()`, through
+/// `kernel` (offsets in elements): the tile of grouped axes, whose source rows and output rows
+/// are each contiguous but lie at any offsets.
+///
+/// # Safety
+///
+/// As [`tile`], for the source elements `src + i + in_q[j]` and the output slots
+/// `dst + out_p[i] + j`.
+#[inline]
+pub(super) unsafe fn tile_tabled(
+    kernel: Kernel,
+    src: *const u8,
+    in_q: &[isize],
+    dst: *mut u8,
+    out_p: &[usize],
+) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: the caller's contract.
+    unsafe {
+        let n = (out_p.len(), in_q.len());
+        dispatch(
+            kernel,
+            x86::Tabled {
+                src,
+                in_q,
+                dst,
+                out_p,
+            },
+            n,
+        );
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        let _ = (src, in_q, dst, out_p);
+        match kernel {}
+    }
+}
+
+/// `kernel` on the tile at `at`, its bytes read as elements of the kernel's size.
+///
+/// # Safety
+///
+/// [`tile`]'s contract for the tile `at` addresses.
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+unsafe fn dispatch(kernel: Kernel, at: impl x86::Cast, n: (usize, usize)) {
+    // SAFETY: the caller's contract, for elements of the kernel's size moved as bits through a
+    // type of that size; `kernel` chose the AVX2 and AVX-512 kernels only where they run.
+    unsafe {
+        match kernel {
+            Kernel::Bytes1 => x86::tile_1(at.cast::<u8>(), n),
+            Kernel::Bytes2 => x86::tile_2(at.cast::<u16>(), n),
+            Kernel::Bytes4 => x86::tile_4(at.cast::<f32>(), n),
+            Kernel::Bytes4InL1 => x86::tile_4_in_l1(at.cast::<f32>(), n),
+            #[cfg(avx512)]
+            Kernel::Bytes4Wide => x86::tile_4_wide(at.cast::<f32>(), n),
+            #[cfg(avx512)]
+            Kernel::Bytes8 => x86::tile_8(at.cast::<f64>(), n),
+            #[cfg(avx512)]
+            Kernel::Bytes16 => x86::tile_16(at.cast::<u128>(), n),
+        }
     }
 }
 
@@ -287,6 +395,57 @@ mod tests {
         for (k, size) in kernels {
             exact(k, size);
         }
+    }
+
+    /// Every kernel of [`tile_tabled`] against the definition, with source rows and output
+    /// rows at shuffled offsets (descending, with gaps), every block remainder, unaligned.
+    #[test]
+    fn every_tabled_kernel_is_exact() {
+        let mut ran = 0;
+        for size in [1, 2, 4, 8, 16] {
+            let Some(kernel) = kernel_tabled(size) else {
+                continue;
+            };
+            ran += 1;
+            for ni in [1, 4, 15, 16, 17, 33] {
+                for nj in [1, 3, 8, 16, 20, 33] {
+                    // Row `j` of the source at offset `(nj - 1 - j) * (ni + 3)`, output row `i`
+                    // at `(ni - 1 - i) * (nj + 5)` (in elements).
+                    let in_q: Vec<isize> = (0..nj)
+                        .map(|j| ((nj - 1 - j) * (ni + 3)) as isize)
+                        .collect();
+                    let out_p: Vec<usize> = (0..ni).map(|i| (ni - 1 - i) * (nj + 5)).collect();
+                    let src: Vec<u8> = (0..1 + nj * (ni + 3) * size)
+                        .map(|v| (v.wrapping_mul(2_654_435_761) >> 7) as u8 % 255)
+                        .collect();
+                    let mut dst = vec![255u8; 1 + ni * (nj + 5) * size];
+                    // SAFETY: every row lies inside its buffer; bytes are plain data.
+                    unsafe {
+                        tile_tabled(
+                            kernel,
+                            src.as_ptr().add(1),
+                            &in_q,
+                            dst.as_mut_ptr().add(1),
+                            &out_p,
+                        )
+                    };
+                    let elem =
+                        |buf: &[u8], k: usize| buf[1 + k * size..1 + (k + 1) * size].to_vec();
+                    let mut want = vec![255u8; dst.len()];
+                    for (i, &o) in out_p.iter().enumerate() {
+                        for (j, &s) in in_q.iter().enumerate() {
+                            let k = o + j;
+                            want[1 + k * size..1 + (k + 1) * size]
+                                .copy_from_slice(&elem(&src, s as usize + i));
+                        }
+                    }
+                    assert_eq!(dst, want, "{kernel:?}, {ni}x{nj}");
+                }
+            }
+        }
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        assert!(ran >= 2, "SSE2 is part of x86-64");
+        let _ = ran;
     }
 
     #[test]
