@@ -6,12 +6,13 @@ memcpy (criterion, `bench/benches/peers.rs`), and against onnxruntime's `Transpo
     cargo bench -p ndarray_reshape_bench --bench peers
     python3 scripts/bench_peers.py report      # the criterion table, GB/s and ratios
     python3 scripts/bench_peers.py external    # onnxruntime and NumPy, same cases, same sitting
-    python3 scripts/bench_peers.py permutes    # HPTT and strided-perm (`bench/benches/permutes.rs`)
-    python3 scripts/bench_peers.py permutes-report   # its table again, from target/criterion
+    python3 scripts/bench_peers.py permutes [CASE]   # HPTT and strided-perm (`bench/benches/permutes.rs`)
+    python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
 
 `permutes` builds HPTT from source (the `hptt` bindings, cmake, installed with apt-get when
 missing) with its AVX kernels (`-DHPTT_ARCH_AVX`, off by default in the bindings) and runs the
-bench with the bench member's `hptt` feature.
+bench with the bench member's `hptt` feature; the bench interleaves its contestants and prints
+its own tables.
 
 GB/s counts every byte read once and written once: 2 x output bytes / median time.
 """
@@ -106,68 +107,28 @@ def report():
         print(f"| `{name}` | {n} | {ours:.1f} | {peer:.1f} | {ours / peer:.2f}x |")
 
 
-# The cases of `bench/benches/permutes.rs`: (criterion group, shape, permutation, element bytes).
-PERMUTES = [
-    ("t1024_f32", (1024, 1024), (1, 0), 4),
-    ("t4096_f32", (4096, 4096), (1, 0), 4),
-    ("t4096_f64", (4096, 4096), (1, 0), 8),
-    ("t256_f64", (256, 256), (1, 0), 8),
-    ("p64x4_0231", (64, 64, 64, 64), (0, 2, 3, 1), 4),
-    ("swin_window", (32, 8, 7, 8, 7, 96), (0, 1, 3, 2, 4, 5), 4),
-    ("attention_heads", (16, 512, 12, 64), (0, 2, 1, 3), 4),
-    ("channel_shuffle", (32, 4, 58, 28, 28), (0, 2, 1, 3, 4), 4),
-    ("pixel_shuffle", (4, 64, 2, 2, 128, 128), (0, 1, 4, 2, 5, 3), 4),
-    ("rank6", (16, 32, 8, 32, 8, 16), (5, 2, 0, 4, 1, 3), 4),
-    ("rank8_reversed", (8,) * 8, tuple(range(7, -1, -1)), 4),
-]
+# The output of the last `permutes` run: the bench prints its own tables (interleaved rounds,
+# medians), which `permutes-report` prints again.
+PERMUTES_OUT = os.path.join(ROOT, "target", "permutes.txt")
 
 
 def permutes_run():
     if subprocess.run(["sh", "-c", "command -v cmake"], capture_output=True).returncode != 0:
         subprocess.run(["sh", "-c", "apt-get update -qq && apt-get install -y -qq cmake"], check=True)
     env = dict(os.environ, CXXFLAGS="-mavx -DHPTT_ARCH_AVX")
-    subprocess.run(["cargo", "bench", "-p", "ndarray_reshape_bench", "--features", "hptt",
-                    "--bench", "permutes"], cwd=ROOT, env=env, check=True)
+    run = subprocess.run(["cargo", "bench", "-p", "ndarray_reshape_bench", "--features", "hptt",
+                          "--bench", "permutes", "--"] + sys.argv[2:],
+                         cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE, text=True)
+    with open(PERMUTES_OUT, "w") as f:
+        f.write(run.stdout)
     permutes_report()
 
 
 def permutes_report():
-    """GB/s of every contestant, then this crate against the faster of HPTT and strided-perm at
-    the same thread count, and the geometric mean of those ratios."""
-    cols = ["ours_1", "hptt_1", "strided_perm_1", "ours_2", "hptt_2", "strided_perm_2",
-            "transpose_crate_1", "memcpy"]
-    print("GB/s (2 x output bytes / median time):")
-    print()
-    print("| case | " + " | ".join(cols) + " |")
-    print("|---" * (len(cols) + 1) + "|")
-    ratios, rows = [], []
-    for group, shape, perm, elem in PERMUTES:
-        gbs = gbs_row(group, shape, elem, cols)
-        row = [group]
-        for t in (1, 2):
-            peers = [(gbs[f"{p}_{t}"], name) for p, name in (("hptt", "HPTT"), ("strided_perm", "strided-perm"))
-                     if gbs[f"{p}_{t}"]]
-            if not peers or not gbs[f"ours_{t}"]:
-                row.append("-")
-                continue
-            best, who = max(peers)
-            r = gbs[f"ours_{t}"] / best
-            ratios.append(r)
-            row.append(f"{r:.2f}x ({who})" if r < 1 else f"**{r:.2f}x**")
-        rows.append(row)
-    print()
-    print("| case | 1 thread / faster peer | 2 threads / faster peer |")
-    print("|---|---|---|")
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
-    if ratios:
-        geo = 1.0
-        for r in ratios:
-            geo *= r
-        geo **= 1 / len(ratios)
-        won = sum(r >= 1 for r in ratios)
-        print()
-        print(f"{won} of {len(ratios)} at or above the faster peer; geometric mean {geo:.2f}x")
+    """The tables of the last `permutes` run: GB/s of every contestant, then this crate against
+    the faster of HPTT and strided-perm at the same thread count, and the geometric mean."""
+    with open(PERMUTES_OUT) as f:
+        print("".join(line for line in f if not line.startswith("RESULT ")).strip())
 
 
 EXTERNAL = r'''

@@ -8,18 +8,30 @@
 //! contiguous), once on one thread and once on two. Every result is checked against ndarray's
 //! own iteration before timing. GB/s counts every byte read once and written once.
 //!
-//! `python3 scripts/bench_peers.py permutes` builds HPTT with its AVX kernels, runs this bench
-//! and prints BENCHMARKS.md's table; without HPTT:
-//! `cargo bench -p ndarray_reshape_bench --bench permutes`.
+//! The contestants are interleaved: each of [`ROUNDS`] rounds times every contestant once, for
+//! at least [`TIMING`] each, and a contestant's figure is its median round. A machine whose
+//! speed drifts between neighbouring measurements then moves all contestants of a round
+//! together, and the ratios hold. The output is the GB/s table, then this crate against the
+//! faster of HPTT and `strided-perm` at each thread count, and the geometric mean.
+//!
+//! `python3 scripts/bench_peers.py permutes` builds HPTT with its AVX kernels and runs this
+//! bench; without HPTT: `cargo bench -p ndarray_reshape_bench --bench permutes`. Arguments: a
+//! substring of the case names to run only those, `--test` to check every contestant and time
+//! nothing.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ndarray::{Array, ArrayView, IxDyn};
 use ndarray_reshape::{Np, Order, ReshapeExt};
 use strided_view::{StridedView, StridedViewMut};
 use threadteam::{Exec, Pool};
+
+/// Rounds of the interleaved measurement.
+const ROUNDS: usize = 9;
+
+/// Each timing repeats its contestant for at least this long.
+const TIMING: Duration = Duration::from_millis(25);
 
 /// The element types of the cases, with their HPTT entry point.
 trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
@@ -48,21 +60,43 @@ macro_rules! elem {
 elem!(f32, transpose_f32);
 elem!(f64, transpose_f64);
 
-/// The cases: `(criterion group, input shape, permutation, f64 elements)`. The same list is in
+/// A complex `f64` as its two parts: 16-byte elements, HPTT's `Complex64`.
+impl Elem for [f64; 2] {
+    fn of(i: usize) -> Self {
+        [i as f64, -(i as f64)]
+    }
+    #[cfg(feature = "hptt")]
+    fn hptt(perm: &[usize], src: &[Self], shape: &[usize], out: &mut [Self], threads: usize) {
+        use hptt::Complex64;
+        // SAFETY: `Complex64` is `#[repr(C)]` with two `f64` fields: the layout of `[f64; 2]`.
+        let (src, out) = unsafe {
+            (
+                std::slice::from_raw_parts(src.as_ptr().cast::<Complex64>(), src.len()),
+                std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<Complex64>(), out.len()),
+            )
+        };
+        let (one, zero) = (Complex64::new(1.0, 0.0), Complex64::new(0.0, 0.0));
+        let order = hptt::MemoryOrder::RowMajor;
+        hptt::transpose_c64(perm, one, src, shape, zero, out, threads, false, order).unwrap();
+    }
+}
+
+/// The cases: `(name, input shape, permutation, element bytes)`. The same list is in
 /// `scripts/bench_peers.py`.
 #[rustfmt::skip]
-const CASES: &[(&str, &[usize], &[usize], bool)] = &[
-    ("t1024_f32", &[1024, 1024], &[1, 0], false),
-    ("t4096_f32", &[4096, 4096], &[1, 0], false),
-    ("t4096_f64", &[4096, 4096], &[1, 0], true),
-    ("t256_f64", &[256, 256], &[1, 0], true),
-    ("p64x4_0231", &[64, 64, 64, 64], &[0, 2, 3, 1], false),
-    ("swin_window", &[32, 8, 7, 8, 7, 96], &[0, 1, 3, 2, 4, 5], false),
-    ("attention_heads", &[16, 512, 12, 64], &[0, 2, 1, 3], false),
-    ("channel_shuffle", &[32, 4, 58, 28, 28], &[0, 2, 1, 3, 4], false),
-    ("pixel_shuffle", &[4, 64, 2, 2, 128, 128], &[0, 1, 4, 2, 5, 3], false),
-    ("rank6", &[16, 32, 8, 32, 8, 16], &[5, 2, 0, 4, 1, 3], false),
-    ("rank8_reversed", &[8; 8], &[7, 6, 5, 4, 3, 2, 1, 0], false),
+const CASES: &[(&str, &[usize], &[usize], usize)] = &[
+    ("t1024_f32", &[1024, 1024], &[1, 0], 4),
+    ("t4096_f32", &[4096, 4096], &[1, 0], 4),
+    ("t4096_f64", &[4096, 4096], &[1, 0], 8),
+    ("t256_f64", &[256, 256], &[1, 0], 8),
+    ("t1024_c64", &[1024, 1024], &[1, 0], 16),
+    ("p64x4_0231", &[64, 64, 64, 64], &[0, 2, 3, 1], 4),
+    ("swin_window", &[32, 8, 7, 8, 7, 96], &[0, 1, 3, 2, 4, 5], 4),
+    ("attention_heads", &[16, 512, 12, 64], &[0, 2, 1, 3], 4),
+    ("channel_shuffle", &[32, 4, 58, 28, 28], &[0, 2, 1, 3, 4], 4),
+    ("pixel_shuffle", &[4, 64, 2, 2, 128, 128], &[0, 1, 4, 2, 5, 3], 4),
+    ("rank6", &[16, 32, 8, 32, 8, 16], &[5, 2, 0, 4, 1, 3], 4),
+    ("rank8_reversed", &[8; 8], &[7, 6, 5, 4, 3, 2, 1, 0], 4),
 ];
 
 /// C-contiguous strides of `shape`, in elements.
@@ -79,11 +113,37 @@ struct Pools {
     team: Pool,
 }
 
+/// A contestant and its thread count.
+#[derive(Clone, Copy, Debug)]
+enum Who {
+    Ours(usize),
+    StridedPerm(usize),
+    #[cfg(feature = "hptt")]
+    Hptt(usize),
+    TransposeCrate,
+    Memcpy,
+}
+
+impl Who {
+    fn name(self) -> String {
+        match self {
+            Who::Ours(t) => format!("ours_{t}"),
+            Who::StridedPerm(t) => format!("strided_perm_{t}"),
+            #[cfg(feature = "hptt")]
+            Who::Hptt(t) => format!("hptt_{t}"),
+            Who::TransposeCrate => "transpose_crate_1".to_owned(),
+            Who::Memcpy => "memcpy".to_owned(),
+        }
+    }
+}
+
+/// The median GB/s of every contestant on one case (none with `test`, which only checks
+/// them).
 fn case<A: Elem>(
-    crit: &mut Criterion,
-    (name, shape, perm): (&str, &[usize], &[usize]),
+    (shape, perm): (&[usize], &[usize]),
     pools: &Pools,
-) {
+    test: bool,
+) -> Vec<(Who, f64)> {
     let n: usize = shape.iter().product();
     let base = Array::from_iter((0..n).map(A::of))
         .into_shape_with_order(IxDyn(shape))
@@ -91,77 +151,105 @@ fn case<A: Elem>(
     let src = base.as_slice().unwrap();
     let view: ArrayView<'_, A, IxDyn> = base.view().permuted_axes(IxDyn(perm));
     let out_shape = view.shape().to_vec();
-    let expected: Vec<A> = view.iter().copied().collect();
-    let spec = || Np::new([-1], Order::C);
-    let mut out = vec![A::of(1); n];
-    let check = |who: &str, out: &mut Vec<A>| {
-        assert_eq!(out, &expected, "{name}: {who}");
-        out.fill(A::of(1));
-    };
-
-    view.reshape_copy_into(spec(), &mut out).unwrap();
-    check("this crate", &mut out);
+    let out_strides = c_strides(&out_shape);
     let strided_src = StridedView::<A>::new(src, shape, &c_strides(shape), 0)
         .unwrap()
         .permute(perm)
         .unwrap();
-    let out_strides = c_strides(&out_shape);
-    let strided = |out: &mut [A], exec: Exec<'_>| {
-        let mut dst = StridedViewMut::<A>::new(out, &out_shape, &out_strides, 0).unwrap();
-        strided_perm::copy_into(&mut dst, &strided_src, exec).unwrap();
-    };
-    strided(&mut out, Exec::new(&pools.team, 2).unwrap());
-    check("strided-perm", &mut out);
-    #[cfg(feature = "hptt")]
-    {
-        A::hptt(perm, src, shape, &mut out, 2);
-        check("HPTT", &mut out);
-    }
     let two_d = shape.len() == 2;
+
+    let mut who = vec![Who::Ours(1), Who::StridedPerm(1)];
+    #[cfg(feature = "hptt")]
+    who.push(Who::Hptt(1));
+    who.extend([Who::Ours(2), Who::StridedPerm(2)]);
+    #[cfg(feature = "hptt")]
+    who.push(Who::Hptt(2));
     if two_d {
-        transpose::transpose(src, &mut out, shape[1], shape[0]);
-        check("the transpose crate", &mut out);
+        who.push(Who::TransposeCrate);
+    }
+    who.push(Who::Memcpy);
+
+    // `reps` copies by `w` into `out`.
+    let run = |w: Who, out: &mut [A], reps: usize| match w {
+        Who::Ours(t) => pools.rayon[t - 1].install(|| {
+            for _ in 0..reps {
+                black_box(&view)
+                    .reshape_copy_into(Np::new([-1], Order::C), out)
+                    .unwrap();
+            }
+        }),
+        Who::StridedPerm(t) => {
+            for _ in 0..reps {
+                let exec = match t {
+                    1 => Exec::serial(),
+                    _ => Exec::new(&pools.team, t).unwrap(),
+                };
+                let mut dst = StridedViewMut::<A>::new(out, &out_shape, &out_strides, 0).unwrap();
+                strided_perm::copy_into(&mut dst, black_box(&strided_src), exec).unwrap();
+            }
+        }
+        #[cfg(feature = "hptt")]
+        Who::Hptt(t) => {
+            for _ in 0..reps {
+                A::hptt(perm, black_box(src), shape, out, t);
+            }
+        }
+        Who::TransposeCrate => {
+            for _ in 0..reps {
+                transpose::transpose(black_box(src), out, shape[1], shape[0]);
+            }
+        }
+        Who::Memcpy => {
+            for _ in 0..reps {
+                out.copy_from_slice(black_box(src));
+            }
+        }
+    };
+
+    let expected: Vec<A> = view.iter().copied().collect();
+    let mut out = vec![A::of(1); n];
+    for &w in who.iter().filter(|w| !matches!(w, Who::Memcpy)) {
+        run(w, &mut out, 1);
+        assert_eq!(out, expected, "{w:?}");
+        out.fill(A::of(1));
+    }
+    if test {
+        return Vec::new();
     }
 
-    let mut g = crit.benchmark_group(name);
-    let bytes = (n * std::mem::size_of::<A>()) as u64;
-    g.throughput(Throughput::Bytes(2 * bytes));
-    let small = bytes < (4 << 20);
-    g.sample_size(if small { 50 } else { 15 })
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(if small { 1 } else { 3 }));
-    for (threads, pool) in [1, 2].into_iter().zip(&pools.rayon) {
-        g.bench_function(format!("ours_{threads}"), |b| {
-            pool.install(|| {
-                b.iter(|| {
-                    black_box(&view)
-                        .reshape_copy_into(spec(), &mut out)
-                        .map(|v| v.len())
-                })
-            })
-        });
-        g.bench_function(format!("strided_perm_{threads}"), |b| {
-            let exec = || match threads {
-                1 => Exec::serial(),
-                _ => Exec::new(&pools.team, threads).unwrap(),
-            };
-            b.iter(|| strided(&mut out, exec()))
-        });
-        #[cfg(feature = "hptt")]
-        g.bench_function(format!("hptt_{threads}"), |b| {
-            b.iter(|| A::hptt(perm, black_box(src), shape, &mut out, threads))
-        });
+    // Repetitions per timing, from one warm copy each.
+    let reps: Vec<usize> = who
+        .iter()
+        .map(|&w| {
+            run(w, &mut out, 1);
+            let t = Instant::now();
+            run(w, &mut out, 1);
+            let once = t.elapsed().as_secs_f64().max(1e-7);
+            (TIMING.as_secs_f64() / once).ceil() as usize
+        })
+        .collect();
+    let mut times = vec![Vec::with_capacity(ROUNDS); who.len()];
+    for _ in 0..ROUNDS {
+        for (k, &w) in who.iter().enumerate() {
+            let t = Instant::now();
+            run(w, &mut out, reps[k]);
+            times[k].push(t.elapsed().as_secs_f64() / reps[k] as f64);
+        }
     }
-    if two_d {
-        g.bench_function("transpose_crate_1", |b| {
-            b.iter(|| transpose::transpose(black_box(src), &mut out, shape[1], shape[0]))
-        });
-    }
-    g.bench_function("memcpy", |b| b.iter(|| out.copy_from_slice(black_box(src))));
-    g.finish();
+    let bytes = 2.0 * (n * std::mem::size_of::<A>()) as f64;
+    who.iter()
+        .zip(times)
+        .map(|(&w, mut t)| {
+            t.sort_by(f64::total_cmp);
+            (w, bytes / t[ROUNDS / 2] / 1e9)
+        })
+        .collect()
 }
 
-fn permutes(crit: &mut Criterion) {
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let test = args.iter().any(|a| a == "--test");
+    let filter = args.iter().find(|a| !a.starts_with('-')).cloned();
     let rayon = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -172,14 +260,91 @@ fn permutes(crit: &mut Criterion) {
         rayon: [rayon(1), rayon(2)],
         team: Pool::builder().threads(2).build().unwrap(),
     };
-    for &(name, shape, perm, f64) in CASES {
-        if f64 {
-            case::<f64>(crit, (name, shape, perm), &pools);
-        } else {
-            case::<f32>(crit, (name, shape, perm), &pools);
+    let mut rows = Vec::new();
+    for &(name, shape, perm, elem) in CASES {
+        if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
         }
+        let at = (shape, perm);
+        let figures = match elem {
+            4 => case::<f32>(at, &pools, test),
+            8 => case::<f64>(at, &pools, test),
+            _ => case::<[f64; 2]>(at, &pools, test),
+        };
+        if test {
+            println!("{name}: every contestant checked");
+            continue;
+        }
+        for (w, gbs) in &figures {
+            // One line per figure, for `scripts/bench_peers.py permutes-report`.
+            println!("RESULT {name} {} {gbs:.2}", w.name());
+        }
+        rows.push((name, figures));
+    }
+    if !test {
+        report(&rows);
     }
 }
 
-criterion_group!(benches, permutes);
-criterion_main!(benches);
+/// The figure of `w`'s contestant among `figures`.
+fn gbs_of(figures: &[(Who, f64)], w: &str) -> Option<f64> {
+    figures.iter().find(|(x, _)| x.name() == w).map(|f| f.1)
+}
+
+/// The GB/s table, then this crate against the faster peer at each thread count and the
+/// geometric mean of those ratios.
+fn report(rows: &[(&str, Vec<(Who, f64)>)]) {
+    let cols = [
+        "ours_1",
+        "hptt_1",
+        "strided_perm_1",
+        "ours_2",
+        "hptt_2",
+        "strided_perm_2",
+        "transpose_crate_1",
+        "memcpy",
+    ];
+    println!("\nGB/s (2 x output bytes / median of {ROUNDS} interleaved rounds):\n");
+    println!("| case | {} |", cols.join(" | "));
+    println!("|---{}|", "|---".repeat(cols.len()));
+    for (name, figures) in rows {
+        let cells: Vec<String> = cols
+            .iter()
+            .map(|c| gbs_of(figures, c).map_or("-".to_owned(), |g| format!("{g:.1}")))
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+    println!("\n| case | 1 thread / faster peer | 2 threads / faster peer |");
+    println!("|---|---|---|");
+    let mut ratios = Vec::new();
+    for (name, figures) in rows {
+        let mut cells = Vec::new();
+        for t in [1, 2] {
+            let peers = [("hptt", "HPTT"), ("strided_perm", "strided-perm")]
+                .into_iter()
+                .filter_map(|(p, label)| gbs_of(figures, &format!("{p}_{t}")).map(|g| (g, label)))
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            let ours = gbs_of(figures, &format!("ours_{t}"));
+            let Some(((best, label), ours)) = peers.zip(ours) else {
+                cells.push("-".to_owned());
+                continue;
+            };
+            let r = ours / best;
+            ratios.push(r);
+            cells.push(if r < 1.0 {
+                format!("{r:.2}x ({label})")
+            } else {
+                format!("**{r:.2}x**")
+            });
+        }
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+    if !ratios.is_empty() {
+        let geo = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
+        let won = ratios.iter().filter(|&&r| r >= 1.0).count();
+        println!(
+            "\n{won} of {} at or above the faster peer; geometric mean {geo:.2}x",
+            ratios.len()
+        );
+    }
+}
