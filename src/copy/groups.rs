@@ -315,6 +315,19 @@ mod tests {
         ));
     }
 
+    /// A head split past [`STREAM_MIN_BYTES`](super::super::simd::STREAM_MIN_BYTES): rows of
+    /// 524 bytes written with streaming stores, every row at another alignment.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn streamed_rows() {
+        assert!(!permute::<u32>(&[4, 700, 6, 131], &[0, 2, 1, 3], &[1; 4]));
+        assert!(!permute::<[u8; 3]>(
+            &[2, 700, 6, 331],
+            &[0, 2, 1, 3],
+            &[1; 4]
+        ));
+    }
+
     /// The scalar grouped tiles (the twin Miri runs): 16-byte elements, 16 KiB, both groups of
     /// several axes, an odd group and a reversed axis outside them.
     #[test]

@@ -20,6 +20,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
     start: usize,
     dst: *mut A,
     len: usize,
+    stream: bool,
 ) {
     let shape = &source.shape;
     let strides = &source.strides;
@@ -49,7 +50,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
             unsafe {
                 let row = source.ptr.offset((first + r) as isize * s0);
-                copy_row(row, s1, dst.add(r * n1), n1);
+                copy_row(row, s1, dst.add(r * n1), n1, stream);
             }
         }
         return;
@@ -83,7 +84,13 @@ pub(super) unsafe fn copy_range<A: Clone>(
         // `take` elements along the last axis from there are elements of the view; the slots
         // `written .. written + take` are ours.
         unsafe {
-            copy_row(source.ptr.offset(off), inner_s, dst.add(written), take);
+            copy_row(
+                source.ptr.offset(off),
+                inner_s,
+                dst.add(written),
+                take,
+                stream,
+            );
         }
         written += take;
         if written == len {
@@ -213,10 +220,11 @@ unsafe fn walk_rows<A>(
 /// # Safety
 /// `src + t * s` readable for `t < n`, `dst[..n]` writable and disjoint from them.
 #[inline(always)]
-unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize) {
-    // SAFETY: the caller's contract, for each kind of row.
+unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize, stream: bool) {
+    // SAFETY: the caller's contract, for each kind of row; `stream` only for plain elements.
     unsafe {
         match s {
+            1 if stream => simd::stream(src.cast(), dst.cast(), n * std::mem::size_of::<A>()),
             1 => row_unit(src, dst, n),
             -1 => row_reversed(src, dst, n),
             s => row_strided(src, s, dst, n),

@@ -334,7 +334,7 @@ impl<A> Dst<A> {
 enum Schedule {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
-    Rows { chunk: usize },
+    Rows { chunk: usize, stream: bool },
     /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the last, the
     /// output's fastest): units are blocks of `tile` indices along `p` (for each index of the
     /// other axes), each sweeping all of `q` in tiles.
@@ -392,12 +392,13 @@ impl Schedule {
         }
         Schedule::Rows {
             chunk: (CHUNK_BYTES / elem).max(1),
+            stream: plain && bytes >= simd::STREAM_MIN_BYTES,
         }
     }
 
     fn units(&self, n: usize) -> usize {
         match self {
-            Schedule::Rows { chunk } => n.div_ceil(*chunk),
+            Schedule::Rows { chunk, .. } => n.div_ceil(*chunk),
             Schedule::Tiles(t) => t.units(),
             Schedule::Grouped(g) => g.units(),
         }
@@ -439,10 +440,13 @@ unsafe fn run<A: Clone + Send + Sync>(
     let unit = |u: usize| match schedule {
         // SAFETY: unit `u` covers flat indices `u * chunk ..` (clamped to `n`), disjoint from
         // every other unit; the caller guarantees the view and the buffer.
-        Schedule::Rows { chunk } => unsafe {
+        Schedule::Rows { chunk, stream } => unsafe {
             let start = u * chunk;
             let len = (*chunk).min(n - start);
-            kernels::copy_range(source, start, dst.ptr().add(start), len)
+            kernels::copy_range(source, start, dst.ptr().add(start), len, *stream);
+            if *stream {
+                simd::fence();
+            }
         },
         // SAFETY: tile units write disjoint output blocks (see `Tiles::run_unit`).
         Schedule::Tiles(t) => unsafe { t.run_unit(source, u, dst.ptr()) },

@@ -193,6 +193,42 @@ pub(super) fn kernel(size: usize, bytes: usize, stride: usize, out_row: usize) -
     }
 }
 
+/// Row copies of plain elements with outputs of at least this many bytes write with streaming
+/// (non-temporal) stores: past the last-level cache a cached store first reads the line it
+/// fills (BENCHMARKS.md, "How the copy works").
+pub(super) const STREAM_MIN_BYTES: usize = 8 * 1024 * 1024;
+
+/// Copy `n` bytes from `src` to `dst` with streaming stores where the machine has them (a plain
+/// copy elsewhere); [`fence`] before the bytes are handed to another thread.
+///
+/// # Safety
+///
+/// `src[..n]` readable, `dst[..n]` writable and disjoint from it.
+#[inline]
+pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: the caller's contract.
+    unsafe {
+        x86::stream(src, dst, n)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    // SAFETY: the caller's contract.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, n)
+    }
+}
+
+/// Order the streaming stores of [`stream`] before every later store (the end of a unit of
+/// work, which another thread may then read).
+#[inline]
+pub(super) fn fence() {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: `sfence` is part of x86-64 (SSE).
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}
+
 /// The vector kernel of [`tile_tabled`] for elements of `size` bytes on this machine: the one
 /// whose block rows are the longest (whole 64-byte lines with AVX-512 for 4 and 8 bytes).
 #[inline]
@@ -446,6 +482,24 @@ mod tests {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         assert!(ran >= 2, "SSE2 is part of x86-64");
         let _ = ran;
+    }
+
+    /// [`stream`] for every length up to 200 bytes at every alignment of the output, the bytes
+    /// around it untouched.
+    #[test]
+    #[cfg_attr(miri, ignore)] // a plain copy there
+    fn stream_copies_every_length_and_alignment() {
+        let src: Vec<u8> = (0..256).map(|v| (v * 7 % 251) as u8).collect();
+        for at in 0..16 {
+            for n in 0..200 {
+                let mut dst = vec![255u8; 256];
+                // SAFETY: `n + at` is within both buffers; they are distinct.
+                unsafe { stream(src.as_ptr().add(3), dst.as_mut_ptr().add(at), n) };
+                fence();
+                assert_eq!(&dst[at..at + n], &src[3..3 + n], "{n} bytes at {at}");
+                assert!(dst[..at].iter().chain(&dst[at + n..]).all(|&b| b == 255));
+            }
+        }
     }
 
     #[test]

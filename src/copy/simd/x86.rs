@@ -539,3 +539,32 @@ unsafe fn block_16(at: impl At<u128>, i: usize, j: usize) {
         );
     }
 }
+
+/// [`stream`](super::stream): the bytes before the first 16-byte boundary of `dst` copied
+/// plainly, then 64 bytes at a time through streaming stores (SSE2), then the rest plainly.
+///
+/// # Safety
+///
+/// [`stream`](super::stream)'s contract.
+#[inline]
+pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
+    let head = dst.align_offset(16).min(n);
+    // SAFETY: the caller's contract; every copy below stays within `[..n]` on both sides, and
+    // `dst + k` is 16-byte aligned from `head` on.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src, dst, head);
+        let mut k = head;
+        while k + 64 <= n {
+            let a = _mm_loadu_si128(src.add(k).cast());
+            let b = _mm_loadu_si128(src.add(k + 16).cast());
+            let c = _mm_loadu_si128(src.add(k + 32).cast());
+            let d = _mm_loadu_si128(src.add(k + 48).cast());
+            _mm_stream_si128(dst.add(k).cast(), a);
+            _mm_stream_si128(dst.add(k + 16).cast(), b);
+            _mm_stream_si128(dst.add(k + 32).cast(), c);
+            _mm_stream_si128(dst.add(k + 48).cast(), d);
+            k += 64;
+        }
+        std::ptr::copy_nonoverlapping(src.add(k), dst.add(k), n - k);
+    }
+}
