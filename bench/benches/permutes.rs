@@ -33,6 +33,10 @@ const ROUNDS: usize = 9;
 /// Each timing repeats its contestant for at least this long.
 const TIMING: Duration = Duration::from_millis(25);
 
+/// The pause before each timing, in which the threads of the contestant before (OpenMP's and
+/// `threadteam`'s spin a while when idle) go to sleep and stop taking the cores.
+const SETTLE: Duration = Duration::from_millis(20);
+
 /// The element types of the cases, with their HPTT entry point.
 trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
     fn of(i: usize) -> Self;
@@ -231,6 +235,7 @@ fn case<A: Elem>(
     let mut times = vec![Vec::with_capacity(ROUNDS); who.len()];
     for _ in 0..ROUNDS {
         for (k, &w) in who.iter().enumerate() {
+            std::thread::sleep(SETTLE);
             let t = Instant::now();
             run(w, &mut out, reps[k]);
             times[k].push(t.elapsed().as_secs_f64() / reps[k] as f64);
