@@ -425,3 +425,29 @@ unsafe fn tile_kernel<A: Clone>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{copy_into, gather};
+    use super::*;
+    use ndarray::Array;
+
+    /// 4-byte plain elements past [`LARGE_TILE_BYTES`] with output rows far apart: the
+    /// vector tiles (the AVX-512 kernel on strides of a multiple of 1 KiB, AVX2 otherwise),
+    /// with edges that are not whole blocks.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn large_sparse_vector_tiles_are_exact() {
+        for (rows, cols) in [(2304, 1024), (1031, 2300)] {
+            let a = Array::from_iter(0..(rows * cols) as u32)
+                .into_shape_with_order((rows, cols))
+                .unwrap();
+            let t = a.t();
+            let want: Vec<u32> = t.iter().copied().collect();
+            assert_eq!(gather(&t, Reading::C).unwrap(), want, "{rows}x{cols}");
+            let mut out = vec![0u32; want.len()];
+            copy_into(&t, Reading::C, &mut out);
+            assert_eq!(out, want, "{rows}x{cols} into a buffer");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! The copy engine: gathers a strided input, read in C or F order, into a fresh buffer or the
-//! caller's, contiguous in that order; row copies or cache-blocked tiles, on rayon when large.
+//! caller's, contiguous in that order; row copies, cache-blocked tiles of two axes or of two
+//! axis groups (`groups.rs`), on rayon when large.
 //!
 //! With `view`, the only module with `unsafe` code (raw writes into the output). An F-order
 //! reading is a C-order reading of the axes reversed, so past [`Source::read`] the kernels only
@@ -644,25 +645,6 @@ mod tests {
         let mut p = b.view();
         p.swap_axes(1, 2);
         check(p.into_dyn());
-    }
-
-    /// 4-byte plain elements past [`kernels::LARGE_TILE_BYTES`] with output rows far apart: the
-    /// vector tiles (the AVX-512 kernel on strides of a multiple of 1 KiB, AVX2 otherwise),
-    /// with edges that are not whole blocks.
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn large_sparse_vector_tiles_are_exact() {
-        for (rows, cols) in [(2304, 1024), (1031, 2300)] {
-            let a = Array::from_iter(0..(rows * cols) as u32)
-                .into_shape_with_order((rows, cols))
-                .unwrap();
-            let t = a.t();
-            let want: Vec<u32> = t.iter().copied().collect();
-            assert_eq!(gather(&t, Reading::C).unwrap(), want, "{rows}x{cols}");
-            let mut out = vec![0u32; want.len()];
-            copy_into(&t, Reading::C, &mut out);
-            assert_eq!(out, want, "{rows}x{cols} into a buffer");
-        }
     }
 
     #[test]
