@@ -253,3 +253,32 @@ fn check<P: ShapeSpec<Rank = ndarray::IxDyn> + Clone>(x: &ArrayViewD<'_, i64>, s
         panic!("{why}");
     }
 }
+
+/// An element type built from an index, so that every element of an input is distinct (the
+/// copy targets).
+pub trait Elem: Clone + PartialEq + std::fmt::Debug + Send + Sync {
+    fn of(i: usize) -> Self;
+}
+
+macro_rules! elem {
+    ($($t:ty),*) => {$(
+        impl Elem for $t {
+            fn of(i: usize) -> Self {
+                i as $t
+            }
+        }
+    )*};
+}
+elem!(u8, u16, u32, u64, u128);
+
+impl Elem for [u8; 3] {
+    fn of(i: usize) -> Self {
+        [i as u8, (i >> 8) as u8, (i >> 16) as u8]
+    }
+}
+
+impl Elem for String {
+    fn of(i: usize) -> Self {
+        i.to_string()
+    }
+}

@@ -11,40 +11,12 @@ use arbitrary::{Result, Unstructured};
 use ndarray::{ArrayD, IxDyn};
 use ndarray_reshape::{Np, Order, ReshapeExt};
 
-use common::Recipe;
+use common::{Elem, Recipe};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let _ = one(&mut u);
 });
-
-/// An element type built from an index, so that every element of the parent is distinct.
-trait Elem: Clone + PartialEq + std::fmt::Debug + Send + Sync {
-    fn of(i: usize) -> Self;
-}
-
-macro_rules! elem {
-    ($($t:ty),*) => {$(
-        impl Elem for $t {
-            fn of(i: usize) -> Self {
-                i as $t
-            }
-        }
-    )*};
-}
-elem!(u8, u16, u32, u64, u128);
-
-impl Elem for [u8; 3] {
-    fn of(i: usize) -> Self {
-        [i as u8, (i >> 8) as u8, (i >> 16) as u8]
-    }
-}
-
-impl Elem for String {
-    fn of(i: usize) -> Self {
-        i.to_string()
-    }
-}
 
 fn one(u: &mut Unstructured<'_>) -> Result<()> {
     let recipe = Recipe::arbitrary(u, 300, 1 << 16)?;

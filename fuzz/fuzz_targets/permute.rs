@@ -6,42 +6,18 @@
 //! 2, 3, 4, 8 and 16 bytes and a `Clone`-only `String`. Every copy is checked against the
 //! input read in the order.
 
+mod common;
+
 use arbitrary::{Result, Unstructured};
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{Np, Order, ReshapeExt};
+
+use common::Elem;
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let _ = one(&mut u);
 });
-
-/// An element type built from an index, so that every element of the input is distinct.
-trait Elem: Clone + PartialEq + std::fmt::Debug + Send + Sync {
-    fn of(i: usize) -> Self;
-}
-
-macro_rules! elem {
-    ($($t:ty),*) => {$(
-        impl Elem for $t {
-            fn of(i: usize) -> Self {
-                i as $t
-            }
-        }
-    )*};
-}
-elem!(u8, u16, u32, u64, u128);
-
-impl Elem for [u8; 3] {
-    fn of(i: usize) -> Self {
-        [i as u8, (i >> 8) as u8, (i >> 16) as u8]
-    }
-}
-
-impl Elem for String {
-    fn of(i: usize) -> Self {
-        i.to_string()
-    }
-}
 
 /// A permute: the input's shape, the permutation, and per axis of the result a step
 /// (negative: reversed).
