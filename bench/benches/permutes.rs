@@ -85,8 +85,7 @@ impl Elem for [f64; 2] {
     }
 }
 
-/// The cases: `(name, input shape, permutation, element bytes)`. The same list is in
-/// `scripts/bench_peers.py`.
+/// The cases: `(name, input shape, permutation, element bytes)`.
 #[rustfmt::skip]
 const CASES: &[(&str, &[usize], &[usize], usize)] = &[
     ("t1024_f32", &[1024, 1024], &[1, 0], 4),

@@ -6,7 +6,7 @@
 //! read and write runs of a few elements, each line revisited long after (BENCHMARKS.md,
 //! "How the copy works").
 
-use super::{simd, Source};
+use super::{kernels, simd, Source};
 use crate::small::Small;
 
 /// A group grows while its run stays within this many bytes: long enough for whole lines and
@@ -81,10 +81,7 @@ impl Grouped {
         if np == shape[p] && nq == shape[q] {
             return None;
         }
-        let mut out_strides = Small::filled(1usize, nd);
-        for k in (0..nd - 1).rev() {
-            out_strides[k] = out_strides[k + 1] * shape[k + 1];
-        }
+        let out_strides = kernels::out_strides(shape);
         // Index `t * len + x` of a table grown by axis `k` is index `t` along `k` and `x` of the
         // axes before it (innermost first).
         let mut out_p = vec![0usize];

@@ -265,6 +265,15 @@ unsafe fn row_strided<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize) 
     }
 }
 
+/// The strides of the (C-contiguous) output of `shape`, in elements.
+pub(super) fn out_strides(shape: &[usize]) -> Small<usize> {
+    let mut s = Small::filled(1usize, shape.len());
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        s[k] = s[k + 1] * shape[k + 1];
+    }
+    s
+}
+
 /// From this many bytes of output, tiles are larger (see [`Tiles::new`]).
 pub(super) const LARGE_TILE_BYTES: usize = 8 * 1024 * 1024;
 
@@ -299,10 +308,7 @@ impl Tiles {
         kernel: Option<simd::Kernel>,
     ) -> Tiles {
         let nd = shape.len();
-        let mut out_strides = Small::filled(1usize, nd);
-        for k in (0..nd - 1).rev() {
-            out_strides[k] = out_strides[k + 1] * shape[k + 1];
-        }
+        let out_strides = out_strides(shape);
         // Along `p` (the input's contiguous axis) 256 bytes, 16 to 64 elements; along `q` (the
         // output's) a cache line, at least 16 elements. Past the caches, 1 KiB by 256 bytes:
         // longer runs per page and per output row (BENCHMARKS.md, "Thresholds").
