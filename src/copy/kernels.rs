@@ -274,18 +274,34 @@ pub(super) fn out_strides(shape: &[usize]) -> Small<usize> {
     s
 }
 
+/// Rows at least this long are copied in the output's order: each row read is a page-long
+/// stream already (BENCHMARKS.md, "Thresholds").
+const ROW_TILE_BYTES: usize = 2048;
+
 /// From this many bytes of output, tiles are larger (see [`Tiles::new`]).
 pub(super) const LARGE_TILE_BYTES: usize = 8 * 1024 * 1024;
 
-/// A blocked transpose of axis `p` (the input's fastest) and the last axis `q` (the output's
-/// fastest), for any number of other axes.
+/// A blocked transpose of axis `p` (the input's fastest) and axis `q` (the output's fastest),
+/// for any number of other axes. Either `q` is the last axis and the tiles hold elements, or
+/// `q` is the one before it and the tiles hold whole rows of the last axis, contiguous in the
+/// input: then a row copy in the output's order would read short runs far apart, revisiting
+/// each input page once per index along `q` ([`Tiles::rows`]).
 pub(super) struct Tiles {
     p: usize,
+    q: usize,
+    /// Elements per tile entry: 1, or the length of the last axis for tiles of rows.
+    row: usize,
+    /// Row copies with streaming stores (tiles of rows of plain elements, large outputs).
+    stream: bool,
     /// Tile side, in elements, along `p`.
     tile: usize,
     /// Tile side, in elements, along `q`.
     tq: usize,
     p_blocks: usize,
+    /// Indices along `q` per unit (all of `q` for tiles of elements, one tile for tiles of
+    /// rows, whose `p` is short) and the number of such blocks.
+    q_span: usize,
+    q_blocks: usize,
     /// The other axes (not `p`, not `q`), outermost first, and their output strides.
     outer: Small<usize>,
     outer_count: usize,
@@ -321,9 +337,14 @@ impl Tiles {
         let outer_count = outer.iter().map(|&k| shape[k]).product();
         Tiles {
             p,
+            q: nd - 1,
+            row: 1,
+            stream: false,
             tile,
             tq,
             p_blocks: shape[p].div_ceil(tile),
+            q_span: shape[nd - 1],
+            q_blocks: 1,
             outer,
             outer_count,
             vector: kernel,
@@ -331,23 +352,70 @@ impl Tiles {
         }
     }
 
-    pub(super) fn units(&self) -> usize {
-        self.outer_count * self.p_blocks
+    /// Tiles of whole rows for a copy from `source`, whose last axis is contiguous and whose
+    /// rows are under [`ROW_TILE_BYTES`] long, when the input's row axis of smallest stride `p`
+    /// is not the output's fastest row axis: each tile then reads and writes runs of about a
+    /// page. Rows are copied with streaming stores when `stream`. `None` where a row copy in the
+    /// output's order already reads the rows in the input's order.
+    pub(super) fn rows<A>(source: &Source<A>, stream: bool) -> Option<Tiles> {
+        let (shape, strides) = (&source.shape[..], &source.strides[..]);
+        let nd = shape.len();
+        let elem = std::mem::size_of::<A>().max(1);
+        let row = shape.last().copied().unwrap_or(0);
+        if nd < 3 || row < 2 || strides[nd - 1] != 1 || row * elem >= ROW_TILE_BYTES {
+            return None;
+        }
+        let q = nd - 2;
+        let p = (0..q).min_by_key(|&k| strides[k].unsigned_abs())?;
+        if strides[p].unsigned_abs() >= strides[q].unsigned_abs() {
+            return None;
+        }
+        // Runs of up to a page on both sides, the tile within 64 KiB (L2).
+        let row_bytes = row * elem;
+        let side = (4096 / row_bytes).min(((65536 / row_bytes) as f64).sqrt() as usize);
+        let side = side.max(1);
+        let outer: Small<usize> = (0..q).filter(|&k| k != p).collect();
+        let outer_count = outer.iter().map(|&k| shape[k]).product();
+        Some(Tiles {
+            p,
+            q,
+            row,
+            stream,
+            tile: side,
+            tq: side,
+            p_blocks: shape[p].div_ceil(side),
+            q_span: side,
+            q_blocks: shape[q].div_ceil(side),
+            outer,
+            outer_count,
+            out_strides: out_strides(shape),
+            vector: None,
+        })
     }
 
-    /// Copy unit `u`: one block of `tile` indices along `p`, at one index of the other axes,
-    /// across the whole of `q`.
+    /// Whether these are tiles of rows.
+    #[cfg(test)]
+    pub(super) fn of_rows(&self) -> bool {
+        self.row > 1
+    }
+
+    pub(super) fn units(&self) -> usize {
+        self.outer_count * self.p_blocks * self.q_blocks
+    }
+
+    /// Copy unit `u`: one block of `tile` indices along `p` by one block of `q_span` along `q`,
+    /// at one index of the other axes.
     ///
     /// # Safety
     ///
     /// `source` must be the live view these tiles were made for, and `dst` its C-contiguous
     /// output buffer. Units write pairwise disjoint output slots: unit `u` writes exactly the slots
-    /// whose index along `p` is in its block and whose other indices are its own.
+    /// whose indices along `p` and `q` are in its blocks and whose other indices are its own.
     pub(super) unsafe fn run_unit<A: Clone>(&self, source: &Source<A>, u: usize, dst: *mut A) {
         let shape = &source.shape;
         let strides = &source.strides;
-        let q = shape.len() - 1;
-        let (p, tile) = (self.p, self.tile);
+        let (p, q, tile) = (self.p, self.q, self.tile);
+        let (qb, u) = (u % self.q_blocks, u / self.q_blocks);
         let pb = u % self.p_blocks;
         let mut rest = u / self.p_blocks;
         let mut src_off: isize = 0;
@@ -363,11 +431,28 @@ impl Tiles {
         src_off += i0 as isize * strides[p];
         dst_off += i0 * self.out_strides[p];
         let (sp, sq, dp) = (strides[p], strides[q], self.out_strides[p]);
-        let nq = shape[q];
+        let j_start = qb * self.q_span;
+        let j_end = shape[q].min(j_start + self.q_span);
+        if self.row > 1 {
+            // SAFETY: the rows `i0 .. i0 + ni` along `p` by `j_start .. j_end` along `q` at this
+            // unit's other indices lie in the view, each contiguous (the last axis has stride
+            // 1); their output slots are this unit's.
+            unsafe {
+                row_tile(
+                    source.ptr.offset(src_off + j_start as isize * sq),
+                    (sp, sq),
+                    dst.add(dst_off + j_start * self.out_strides[q]),
+                    (dp, self.out_strides[q]),
+                    (ni, j_end - j_start, self.row),
+                    self.stream,
+                );
+            }
+            return;
+        }
         let vector = self.vector.filter(|_| sp == 1);
-        let mut j0 = 0;
-        while j0 < nq {
-            let nj = self.tq.min(nq - j0);
+        let mut j0 = j_start;
+        while j0 < j_end {
+            let nj = self.tq.min(j_end - j0);
             if let Some(kernel) = vector {
                 // SAFETY: as for `tile_kernel` below, with the input contiguous along `p`
                 // (`sp == 1`) and the elements plain data of the size the kernel was chosen for
@@ -401,6 +486,41 @@ impl Tiles {
             }
             j0 += nj;
         }
+    }
+}
+
+/// Rows of `row` contiguous elements: row `(i, j)` from `src + i * sp + j * sq` to
+/// `dst + i * dp + j * dq`, for `i < ni`, `j < nj`; a fence after streaming stores.
+///
+/// # Safety
+///
+/// Every source row must be readable and every destination row writable, disjoint from the
+/// source; `stream` only for elements that may be moved as bits.
+#[inline(always)]
+unsafe fn row_tile<A: Clone>(
+    src: *const A,
+    (sp, sq): (isize, isize),
+    dst: *mut A,
+    (dp, dq): (usize, usize),
+    (ni, nj, row): (usize, usize, usize),
+    stream: bool,
+) {
+    for i in 0..ni {
+        for j in 0..nj {
+            // SAFETY: `i < ni`, `j < nj` (caller's contract).
+            unsafe {
+                copy_row(
+                    src.offset(i as isize * sp + j as isize * sq),
+                    1,
+                    dst.add(i * dp + j * dq),
+                    row,
+                    stream,
+                );
+            }
+        }
+    }
+    if stream {
+        simd::fence();
     }
 }
 

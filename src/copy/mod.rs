@@ -1,6 +1,6 @@
 //! The copy engine: gathers a strided input, read in C or F order, into a fresh buffer or the
-//! caller's, contiguous in that order; row copies, cache-blocked tiles of two axes or of two
-//! axis groups (`groups.rs`), on rayon when large.
+//! caller's, contiguous in that order; row copies, cache-blocked tiles of two axes (of elements
+//! or of whole rows) or of two axis groups (`groups.rs`), on rayon when large.
 //!
 //! With `view`, the only module with `unsafe` code (raw writes into the output). An F-order
 //! reading is a C-order reading of the axes reversed, so past [`Source::read`] the kernels only
@@ -10,6 +10,8 @@ mod groups;
 #[cfg(feature = "hugepages")]
 mod hugepages;
 mod kernels;
+#[cfg(test)]
+mod plans;
 mod simd;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
@@ -336,9 +338,8 @@ enum Schedule {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
     Rows { chunk: usize, stream: bool },
-    /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the last, the
-    /// output's fastest): units are blocks of `tile` indices along `p` (for each index of the
-    /// other axes), each sweeping all of `q` in tiles.
+    /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the output's
+    /// fastest), of elements or of whole rows of the last axis (see [`kernels::Tiles`]).
     Tiles(Box<kernels::Tiles>),
     /// The same, of two groups of axes whose runs a single axis would leave short.
     Grouped(Box<groups::Grouped>),
@@ -391,9 +392,15 @@ impl Schedule {
                 )));
             }
         }
+        let stream = plain && bytes >= simd::STREAM_MIN_BYTES;
+        if bytes >= TILE_MIN_BYTES {
+            if let Some(t) = kernels::Tiles::rows(source, stream) {
+                return Schedule::Tiles(Box::new(t));
+            }
+        }
         Schedule::Rows {
             chunk: (CHUNK_BYTES / elem).max(1),
-            stream: plain && bytes >= simd::STREAM_MIN_BYTES,
+            stream,
         }
     }
 

@@ -7,6 +7,11 @@
 //!
 //! The element type is one of `u8`, `u16`, `f32`, `f64`, `u128`. Wall-clock times on a shared
 //! machine drift: compare builds run back to back, twice.
+//!
+//! With `heads` first, the numbers are row lengths instead: 48 MiB of f32 in `(s, 12, row)`
+//! read as `(12, s, row)` (a head split), for choosing between tiles of rows and a row copy:
+//!
+//! `RAYON_NUM_THREADS=1 cargo run --release -p ndarray_reshape_bench --bin kernel_sweep -- heads 64 256 512 1024`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -19,9 +24,20 @@ fn gbs<A: Copy + Send + Sync + From<u8>>(n: usize) -> f64 {
     let base = Array::from_shape_fn(IxDyn(&[n, n]), |i| {
         A::from(((i[0] * 31 + i[1] * 7) % 251) as u8)
     });
-    let view = base.view().reversed_axes();
-    let mut out = vec![A::from(0); n * n];
-    let bytes = 2 * n * n * std::mem::size_of::<A>();
+    median_gbs(base.view().reversed_axes())
+}
+
+/// The median GB/s of warm head splits of 48 MiB of f32 with rows of `row` elements.
+fn heads_gbs(row: usize) -> f64 {
+    let s = (12 << 20) / (12 * row);
+    let base = Array::from_shape_fn(IxDyn(&[s, 12, row]), |i| (i[2] % 251) as f32);
+    median_gbs(base.view().permuted_axes(IxDyn(&[1, 0, 2])))
+}
+
+/// The median GB/s of copies of `view` in C order into one reused buffer.
+fn median_gbs<A: Copy + Send + Sync + From<u8>>(view: ndarray::ArrayViewD<'_, A>) -> f64 {
+    let mut out = vec![A::from(0); view.len()];
+    let bytes = 2 * view.len() * std::mem::size_of::<A>();
     let reps = (200_000_000 / bytes).clamp(3, 20_000);
     let mut times: Vec<f64> = (0..7)
         .map(|_| {
@@ -42,6 +58,12 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let ty = args.next().unwrap_or_else(|| "f32".to_owned());
     let sides: Vec<usize> = args.filter_map(|s| s.parse().ok()).collect();
+    if ty == "heads" {
+        for row in sides {
+            println!("heads row {row}: {:.1} GB/s", heads_gbs(row));
+        }
+        return;
+    }
     let sides = if sides.is_empty() {
         vec![64, 100, 256, 300, 512, 1024]
     } else {
