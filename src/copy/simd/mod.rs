@@ -123,9 +123,25 @@ pub(super) enum Kernel {
     /// [`IN_L1_BYTES_8`]).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
     Bytes8,
+    /// 8-byte elements whose source rows are [`CONFLICT_STRIDE_8`] apart, on AMD past L1: the
+    /// blocks of [`Kernel::Bytes8`] in tiles of at most [`NARROW_TILE`] output rows.
+    #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+    Bytes8Narrow,
     /// 16-byte elements, 4 x 4 blocks (AVX-512F).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
     Bytes16,
+}
+
+impl Kernel {
+    /// The tile side along the input's contiguous axis (output rows per tile) this kernel
+    /// runs in, given the engine's `side`.
+    pub(super) fn tile_side(self, side: usize) -> usize {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+            Kernel::Bytes8Narrow => side.min(NARROW_TILE),
+            _ => side,
+        }
+    }
 }
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes4InL1`] for 4-byte elements:
@@ -137,16 +153,21 @@ const IN_L1_BYTES: usize = 24 * 1024;
 /// Copies of at most this many output bytes use [`Kernel::Bytes8`] for 8-byte elements on
 /// Intel (the scalar tiles past it); AMD takes it at every size. On an Intel Xeon it measured
 /// 1.3x to 1.5x faster at 25 and 32 KiB, 0.8x to 1.2x at 40 and 50 KiB, slower from 63 KiB on;
-/// on an AMD EPYC 1.2x to 4x faster from 128 KiB to 128 MiB, but for [`CONFLICT_STRIDE_8`]
-/// (BENCHMARKS.md, "The vector kernels").
+/// on an AMD EPYC 1.2x to 4x faster from 128 KiB to 128 MiB, in narrower tiles at
+/// [`CONFLICT_STRIDE_8`] (BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const IN_L1_BYTES_8: usize = 32 * 1024;
 
-/// On AMD, 8-byte elements past L1 whose source rows are this many bytes apart keep the
-/// scalar tiles: the 8 x 8 blocks measured 0.75x to 0.9x of them there (256 x 256 `f64`), and
-/// 1.2x to 4x at every other side from 128 to 4096 (BENCHMARKS.md, "The vector kernels").
+/// On AMD, 8-byte elements past L1 whose source rows are this many bytes apart take
+/// [`Kernel::Bytes8Narrow`]: in the usual tiles (32 output rows 2 KiB apart, 16 to an L1 set)
+/// the 8 x 8 blocks measured 0.75x to 0.9x of the scalar tiles; in tiles of [`NARROW_TILE`]
+/// rows 1.2x to 1.8x of them (256 x 256 `f64`; BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const CONFLICT_STRIDE_8: usize = 2048;
+
+/// The most output rows in a tile of [`Kernel::Bytes8Narrow`].
+#[cfg(all(target_arch = "x86_64", not(miri), avx512))]
+const NARROW_TILE: usize = 16;
 
 /// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart, into
 /// output rows of at least this many bytes, take [`Kernel::Bytes4Wide`]: the 8 rows of an
@@ -180,7 +201,9 @@ pub(super) fn kernel(size: usize, bytes: usize, stride: usize, out_row: usize) -
             #[cfg(avx512)]
             8 if avx512() && bytes <= IN_L1_BYTES_8 => Some(Kernel::Bytes8),
             #[cfg(avx512)]
-            8 if avx512() && amd() && stride != CONFLICT_STRIDE_8 => Some(Kernel::Bytes8),
+            8 if avx512() && amd() && stride == CONFLICT_STRIDE_8 => Some(Kernel::Bytes8Narrow),
+            #[cfg(avx512)]
+            8 if avx512() && amd() => Some(Kernel::Bytes8),
             #[cfg(avx512)]
             16 if avx512() => Some(Kernel::Bytes16),
             _ => None,
@@ -343,7 +366,7 @@ unsafe fn dispatch(kernel: Kernel, at: impl x86::Cast, n: (usize, usize)) {
             #[cfg(avx512)]
             Kernel::Bytes4Wide => x86::tile_4_wide(at.cast::<f32>(), n),
             #[cfg(avx512)]
-            Kernel::Bytes8 => x86::tile_8(at.cast::<f64>(), n),
+            Kernel::Bytes8 | Kernel::Bytes8Narrow => x86::tile_8(at.cast::<f64>(), n),
             #[cfg(avx512)]
             Kernel::Bytes16 => x86::tile_16(at.cast::<u128>(), n),
         }
@@ -411,7 +434,7 @@ mod tests {
         let mut kernels = Vec::new();
         for size in 0..=32 {
             for bytes in [16 * 1024, IN_L1_BYTES, IN_L1_BYTES + 1, 1 << 30] {
-                for stride in [1000, 4096] {
+                for stride in [1000, 2048, 4096] {
                     if let Some(k) = kernel(size, bytes, stride, 4096) {
                         if !kernels.contains(&(k, size)) {
                             kernels.push((k, size));
