@@ -422,7 +422,7 @@ impl Explanation {
     /// `strides()`): the index of the first group whose input axes cannot be read as one
     /// run in the reading order, which is why the reshape copies; `None` when every group can,
     /// which is exactly when the reshape is a view. Each group is put to the stride solver
-    /// itself ([`view_strides`](crate::layout::view_strides)) on its own axes. [`Order::A`] is
+    /// itself ([`view_strides`]) on its own axes. [`Order::A`] is
     /// resolved from the whole input's layout, as the reshape resolves it. `None` too when
     /// `strides` is not as long as the input shape (there is no such input to explain).
     ///

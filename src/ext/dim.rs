@@ -15,7 +15,7 @@ use super::impls::copy_or_fail;
 /// `into_dimensionality` without a second error type in the caller's `?` chain. Implemented
 /// for every `ArrayBase` with `IxDyn` dims; no element is copied.
 ///
-/// A spec checks the rank before reshaping when given one ([`ShapeSpec::dim`](crate::ShapeSpec::dim));
+/// A spec checks the rank before reshaping when given one ([`ShapeSpec::dim`]);
 /// this conversion is for results already in hand.
 ///
 /// ```

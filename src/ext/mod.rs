@@ -68,7 +68,7 @@ pub(crate) mod sealed {
 /// Results have dynamic rank (`IxDyn`) for a dialect's spec, and the rank of `E` for
 /// [`spec.dim::<E>()`](ShapeSpec::dim), in every mode: `x.reshape_view(Mx::new([0, -1]).dim::<Ix2>())`
 /// is an `ArrayView2`. A result in hand converts with
-/// [`IntoDim::into_dim`](crate::IntoDim::into_dim).
+/// [`IntoDim::into_dim`].
 ///
 /// # Examples
 ///

@@ -326,7 +326,7 @@ fn bad(
 
 impl Mx {
     /// The MXNet 1.x `Reshape` of a node of a symbol JSON, from its attributes (any map or
-    /// list of pairs, by value or by reference: [`AttrPair`](crate::args::AttrPair)): `shape`
+    /// list of pairs, by value or by reference: [`AttrPair`]): `shape`
     /// (a tuple) and `reverse` (`True`/`False`/`1`/`0`), both optional. Tuples are read as
     /// MXNet's parser reads them: `(0, -1, 21)`, `(2,)`, `[2, 3]`, Python 2's `(0L, -1L)`, with
     /// or without spaces, `None`, or a bare integer (`-1`) for one value; MXNet's hidden

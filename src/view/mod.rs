@@ -450,7 +450,7 @@ unsafe fn from_parts<A, E: Dimension + 'static, V: ViewKind<A, E>>(
     view
 }
 
-/// A signed layout as ndarray's constructors want it: the [`low_offset`] from the first element
+/// A signed layout as ndarray's constructors want it: the [`low_offset`](crate::dims::low_offset) from the first element
 /// to the lowest address (negative exactly when some axis must be inverted afterwards) and the
 /// strides' magnitudes (as a dim of type `E`).
 #[inline]
