@@ -6,7 +6,7 @@ memcpy (criterion, `bench/benches/peers.rs`), and against onnxruntime's `Transpo
     cargo bench -p ndarray_reshape_bench --bench peers
     python3 scripts/bench_peers.py report      # the criterion table, GB/s and ratios
     python3 scripts/bench_peers.py external    # onnxruntime and NumPy, same cases, same sitting
-    python3 scripts/bench_peers.py permutes [CASE]   # HPTT and strided-perm (`bench/benches/permutes.rs`)
+    python3 scripts/bench_peers.py permutes [CASE] [--only=NAMES]   # HPTT and strided-perm (`bench/benches/permutes.rs`)
     python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
 
 `permutes` builds HPTT from source (the `hptt` bindings, cmake, installed with apt-get when

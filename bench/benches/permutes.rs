@@ -9,15 +9,17 @@
 //! own iteration before timing. GB/s counts every byte read once and written once.
 //!
 //! The contestants are interleaved: each of [`ROUNDS`] rounds times every contestant once, for
-//! at least [`TIMING`] each, and a contestant's figure is its median round. A machine whose
+//! at least [`TIMING`] each (after a [`SETTLE`] pause and a [`WARM`] untimed run of its own),
+//! and a contestant's figure is its median round. A machine whose
 //! speed drifts between neighbouring measurements then moves all contestants of a round
 //! together, and the ratios hold. The output is the GB/s table, then this crate against the
 //! faster of HPTT and `strided-perm` at each thread count, and the geometric mean.
 //!
 //! `python3 scripts/bench_peers.py permutes` builds HPTT with its AVX kernels and runs this
 //! bench; without HPTT: `cargo bench -p ndarray_reshape_bench --bench permutes`. Arguments: a
-//! substring of the case names to run only those, `--test` to check every contestant and time
-//! nothing.
+//! substring of the case names to run only those, `--only=ours,hptt` to run only the
+//! contestants whose names start with one of those (a contestant alone in the process, with no
+//! other pool's threads about), `--test` to check every contestant and time nothing.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -36,6 +38,14 @@ const TIMING: Duration = Duration::from_millis(25);
 /// The pause before each timing, in which the threads of the contestant before (OpenMP's and
 /// `threadteam`'s spin a while when idle) go to sleep and stop taking the cores.
 const SETTLE: Duration = Duration::from_millis(20);
+
+/// After the pause, each contestant runs untimed for about this long: its own threads are
+/// asleep then, and the first copies after a pause run at a third to a half of the speed of
+/// the later ones on this VM (for every contestant), which a short timing would mostly count.
+const WARM: Duration = Duration::from_millis(3);
+
+/// The calibration of a contestant's repetitions: copies until this long has passed.
+const CALIBRATE: Duration = Duration::from_millis(10);
 
 /// The element types of the cases, with their HPTT entry point.
 trait Elem: Copy + Send + Sync + PartialEq + std::fmt::Debug + 'static {
@@ -145,7 +155,7 @@ impl Who {
 fn case<A: Elem>(
     (shape, perm): (&[usize], &[usize]),
     pools: &Pools,
-    test: bool,
+    (test, only): (bool, &[String]),
 ) -> Vec<(Who, f64)> {
     let n: usize = shape.iter().product();
     let base = Array::from_iter((0..n).map(A::of))
@@ -171,6 +181,9 @@ fn case<A: Elem>(
         who.push(Who::TransposeCrate);
     }
     who.push(Who::Memcpy);
+    if !only.is_empty() {
+        who.retain(|w| only.iter().any(|o| w.name().starts_with(o.as_str())));
+    }
 
     // `reps` copies by `w` into `out`.
     let run = |w: Who, out: &mut [A], reps: usize| match w {
@@ -220,24 +233,31 @@ fn case<A: Elem>(
         return Vec::new();
     }
 
-    // Repetitions per timing, from one warm copy each.
-    let reps: Vec<usize> = who
+    // Repetitions per timing and per warm-up, from the mean copy time over `CALIBRATE` (one
+    // slow copy, after a thread's wake-up, must not shorten every timing).
+    let reps: Vec<(usize, usize)> = who
         .iter()
         .map(|&w| {
             run(w, &mut out, 1);
-            let t = Instant::now();
-            run(w, &mut out, 1);
-            let once = t.elapsed().as_secs_f64().max(1e-7);
-            (TIMING.as_secs_f64() / once).ceil() as usize
+            let (t, mut copies) = (Instant::now(), 0);
+            while t.elapsed() < CALIBRATE {
+                run(w, &mut out, 1);
+                copies += 1;
+            }
+            let once = (t.elapsed().as_secs_f64() / copies as f64).max(1e-7);
+            let times = |d: Duration| (d.as_secs_f64() / once).ceil() as usize;
+            (times(TIMING), times(WARM))
         })
         .collect();
     let mut times = vec![Vec::with_capacity(ROUNDS); who.len()];
     for _ in 0..ROUNDS {
         for (k, &w) in who.iter().enumerate() {
+            let (reps, warm) = reps[k];
             std::thread::sleep(SETTLE);
+            run(w, &mut out, warm);
             let t = Instant::now();
-            run(w, &mut out, reps[k]);
-            times[k].push(t.elapsed().as_secs_f64() / reps[k] as f64);
+            run(w, &mut out, reps);
+            times[k].push(t.elapsed().as_secs_f64() / reps as f64);
         }
     }
     let bytes = 2.0 * (n * std::mem::size_of::<A>()) as f64;
@@ -254,6 +274,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let test = args.iter().any(|a| a == "--test");
     let filter = args.iter().find(|a| !a.starts_with('-')).cloned();
+    let only: Vec<String> = args
+        .iter()
+        .filter_map(|a| a.strip_prefix("--only="))
+        .flat_map(|o| o.split(','))
+        .map(str::to_owned)
+        .collect();
     let rayon = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -271,9 +297,9 @@ fn main() {
         }
         let at = (shape, perm);
         let figures = match elem {
-            4 => case::<f32>(at, &pools, test),
-            8 => case::<f64>(at, &pools, test),
-            _ => case::<[f64; 2]>(at, &pools, test),
+            4 => case::<f32>(at, &pools, (test, &only)),
+            8 => case::<f64>(at, &pools, (test, &only)),
+            _ => case::<[f64; 2]>(at, &pools, (test, &only)),
         };
         if test {
             println!("{name}: every contestant checked");
