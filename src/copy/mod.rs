@@ -10,6 +10,8 @@ mod groups;
 #[cfg(feature = "hugepages")]
 mod hugepages;
 mod kernels;
+#[cfg(feature = "rayon")]
+mod parallel;
 #[cfg(test)]
 mod plans;
 mod simd;
@@ -289,8 +291,9 @@ pub(crate) fn gather_c<A: Clone + Send + Sync>(source: &Source<A>, n: usize) -> 
 /// The `n` elements `source` addresses, in C reading order, written into `out` (empty, with
 /// room for `n`), which is returned.
 ///
-/// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]; the
-/// caller's rayon pool is used.
+/// Parallel with rayon (feature `rayon`) when the output is at least [`PARALLEL_MIN_BYTES`]: the
+/// calling thread and the other threads of the caller's rayon pool share the units
+/// (`parallel.rs`).
 fn gather_c_into<A: Clone + Send + Sync>(source: &Source<A>, mut out: Vec<A>, n: usize) -> Vec<A> {
     debug_assert!(out.is_empty() && out.capacity() >= n);
     if n == 0 {
@@ -464,9 +467,8 @@ unsafe fn run<A: Clone + Send + Sync>(
     #[cfg(feature = "rayon")]
     {
         let bytes = n.saturating_mul(std::mem::size_of::<A>().max(1));
-        if bytes >= PARALLEL_MIN_BYTES && units > 1 && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            (0..units).into_par_iter().for_each(unit);
+        if bytes >= PARALLEL_MIN_BYTES {
+            parallel::for_each(units, bytes, unit);
             return;
         }
     }

@@ -139,6 +139,7 @@ impl Kernel {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
             Kernel::Bytes8Narrow => side.min(NARROW_TILE),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
             _ => side,
         }
     }
