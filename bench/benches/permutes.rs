@@ -19,7 +19,8 @@
 //! bench; without HPTT: `cargo bench -p ndarray_reshape_bench --bench permutes`. Arguments: a
 //! substring of the case names to run only those, `--only=ours,hptt` to run only the
 //! contestants whose names start with one of those (a contestant alone in the process, with no
-//! other pool's threads about), `--test` to check every contestant and time nothing.
+//! other pool's threads about), `--rounds` to print every round's GB/s too, `--test` to check
+//! every contestant and time nothing.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -155,7 +156,7 @@ impl Who {
 fn case<A: Elem>(
     (shape, perm): (&[usize], &[usize]),
     pools: &Pools,
-    (test, only): (bool, &[String]),
+    (test, rounds, only): (bool, bool, &[String]),
 ) -> Vec<(Who, f64)> {
     let n: usize = shape.iter().product();
     let base = Array::from_iter((0..n).map(A::of))
@@ -261,6 +262,15 @@ fn case<A: Elem>(
         }
     }
     let bytes = 2.0 * (n * std::mem::size_of::<A>()) as f64;
+    if rounds {
+        for (w, t) in who.iter().zip(&times) {
+            let gbs: Vec<String> = t
+                .iter()
+                .map(|t| format!("{:.1}", bytes / t / 1e9))
+                .collect();
+            println!("ROUNDS {} {}", w.name(), gbs.join(" "));
+        }
+    }
     who.iter()
         .zip(times)
         .map(|(&w, mut t)| {
@@ -273,6 +283,7 @@ fn case<A: Elem>(
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let test = args.iter().any(|a| a == "--test");
+    let rounds = args.iter().any(|a| a == "--rounds");
     let filter = args.iter().find(|a| !a.starts_with('-')).cloned();
     let only: Vec<String> = args
         .iter()
@@ -297,9 +308,9 @@ fn main() {
         }
         let at = (shape, perm);
         let figures = match elem {
-            4 => case::<f32>(at, &pools, (test, &only)),
-            8 => case::<f64>(at, &pools, (test, &only)),
-            _ => case::<[f64; 2]>(at, &pools, (test, &only)),
+            4 => case::<f32>(at, &pools, (test, rounds, &only)),
+            8 => case::<f64>(at, &pools, (test, rounds, &only)),
+            _ => case::<[f64; 2]>(at, &pools, (test, rounds, &only)),
         };
         if test {
             println!("{name}: every contestant checked");
