@@ -67,8 +67,8 @@ impl Shared {
                 }
             }));
             if let Err(payload) = run {
-                let mut first = self.panic.lock().unwrap_or_else(|e| e.into_inner());
-                first.get_or_insert(payload);
+                let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+                slot.get_or_insert(payload);
             }
             self.done.fetch_add(last - first, Ordering::Release);
         }
