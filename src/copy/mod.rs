@@ -355,6 +355,7 @@ impl Schedule {
         let nd = source.shape.len();
         let elem = std::mem::size_of::<A>().max(1);
         let bytes = n.saturating_mul(elem);
+        let stream = plain && bytes >= simd::STREAM_MIN_BYTES;
         if nd >= 2 && bytes >= TILE_MIN_BYTES {
             let q = nd - 1;
             let p = (0..q)
@@ -394,9 +395,7 @@ impl Schedule {
                     kernel,
                 )));
             }
-        }
-        let stream = plain && bytes >= simd::STREAM_MIN_BYTES;
-        if bytes >= TILE_MIN_BYTES {
+            // Rows, in tiles of rows when the output's order reads them out of the input's.
             if let Some(t) = kernels::Tiles::rows(source, stream) {
                 return Schedule::Tiles(Box::new(t));
             }
