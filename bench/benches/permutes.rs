@@ -10,7 +10,7 @@
 //!
 //! The contestants are interleaved: each of [`ROUNDS`] rounds times every contestant once, for
 //! at least [`TIMING`] each (after a [`SETTLE`] pause and a [`WARM`] untimed run of its own),
-//! and a contestant's figure is its median round. A machine whose
+//! each round in its own order, and a contestant's figure is its median round. A machine whose
 //! speed drifts between neighbouring measurements then moves all contestants of a round
 //! together, and the ratios hold. The output is the GB/s table, then this crate against the
 //! faster of HPTT and `strided-perm` at each thread count, and the geometric mean.
@@ -251,8 +251,20 @@ fn case<A: Elem>(
         })
         .collect();
     let mut times = vec![Vec::with_capacity(ROUNDS); who.len()];
+    // Each round runs the contestants in its own order (a fixed shuffle), so none always
+    // follows the same one: what ran just before, and on which threads, moves the next
+    // contestant's figure.
+    let mut order: Vec<usize> = (0..who.len()).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..ROUNDS {
-        for (k, &w) in who.iter().enumerate() {
+        for i in (1..order.len()).rev() {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            order.swap(i, (seed >> 33) as usize % (i + 1));
+        }
+        for &k in &order {
+            let w = who[k];
             let (reps, warm) = reps[k];
             std::thread::sleep(SETTLE);
             run(w, &mut out, warm);
