@@ -1,16 +1,22 @@
 //! The units of a large copy on several threads of the caller's rayon pool. The calling thread
-//! starts on the first units at once and helpers join as they wake, each claiming the next run
+//! starts on the first units at once and helpers join as they come, each claiming the next run
 //! of units from a shared counter (guided: a share of what is left, never under a minimum, so
 //! the runs are long at first and short at the end); the caller returns when every claimed
-//! unit is done. A helper that wakes late finds less or nothing left, and the caller never
-//! waits for one that has not claimed anything: where idle cores take long to wake (a VM's
-//! halted vCPU, up to a few hundred microseconds), a copy still runs at about one thread's
-//! speed or better (BENCHMARKS.md, "Two threads").
+//! unit is done. A helper that comes late finds less or nothing left, and the caller never
+//! waits for one that has not claimed anything.
+//!
+//! After a copy a helper stays ready for [`STANDBY`] for the same calling thread's next one
+//! (while running any other work of its pool that is waiting), so back-to-back copies do not
+//! wait each time for a sleeping thread to wake: on a VM that is up to a few hundred
+//! microseconds (BENCHMARKS.md, "Two threads"). The calling thread posts each copy where its
+//! ready helpers look and spawns only the helpers that are not ready; a thread's pool never
+//! changes, so its helpers are always of its own pool.
 
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// One copy's units as its threads share them.
 struct Shared {
@@ -23,6 +29,8 @@ struct Shared {
     batch: usize,
     /// Threads sharing the units: a claim takes at most `1 / (2 * threads)` of those left.
     threads: usize,
+    /// Helpers still wanted: a ready helper or a spawned one joins only while some are.
+    seats: AtomicUsize,
     /// The first panic of a unit, for the caller to resume.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
     /// Runs unit `u` of the caller's closure at `ctx`.
@@ -67,12 +75,137 @@ impl Shared {
                 }
             }));
             if let Err(payload) = run {
-                let mut slot = self.panic.lock().unwrap_or_else(|e| e.into_inner());
-                slot.get_or_insert(payload);
+                lock(&self.panic).get_or_insert(payload);
             }
             self.done.fetch_add(last - first, Ordering::Release);
         }
     }
+
+    /// Take a seat if one is left and units are still to claim: a helper that comes after
+    /// the last claim has nothing to do here.
+    fn seat(&self) -> bool {
+        self.next.load(Ordering::Relaxed) < self.units
+            && self
+                .seats
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |s| s.checked_sub(1))
+                .is_ok()
+    }
+}
+
+/// How long a helper stays ready for its calling thread's next copy
+/// (BENCHMARKS.md, "Two threads").
+const STANDBY: Duration = Duration::from_micros(if cfg!(miri) { 20 } else { 200 });
+
+/// Where one calling thread posts its copies for the helpers ready for them.
+struct Standby {
+    /// Copies posted so far; a ready helper watches it change.
+    posted: AtomicUsize,
+    /// The copy posted last, until it ends.
+    job: Mutex<Option<Arc<Shared>>>,
+    /// Helpers ready for the next copy.
+    ready: AtomicUsize,
+    /// How long a helper stays ready.
+    wait: Duration,
+    /// Set when the calling thread ends: no copy comes any more.
+    closed: AtomicBool,
+    /// Helpers spawned for copies posted here.
+    #[cfg(test)]
+    spawned: AtomicUsize,
+}
+
+/// A calling thread's [`Standby`]; its helpers stop waiting when it ends.
+struct Poster(Arc<Standby>);
+
+impl Drop for Poster {
+    fn drop(&mut self) {
+        self.0.closed.store(true, Ordering::Relaxed);
+    }
+}
+
+thread_local! {
+    static POSTER: Poster = Poster(Arc::new(Standby::new(STANDBY)));
+}
+
+impl Standby {
+    fn new(wait: Duration) -> Self {
+        Standby {
+            posted: AtomicUsize::new(0),
+            job: Mutex::new(None),
+            ready: AtomicUsize::new(0),
+            wait,
+            closed: AtomicBool::new(false),
+            #[cfg(test)]
+            spawned: AtomicUsize::new(0),
+        }
+    }
+
+    /// A helper's life: join `job`, posted as copy number `seen`, if it still wants a helper,
+    /// and then every copy posted here while the helper is ready.
+    fn help(self: Arc<Self>, job: Arc<Shared>, mut seen: usize) {
+        if !job.seat() {
+            // A ready helper took the seat, or the copy has no unit left to claim.
+            return;
+        }
+        let mut job = job;
+        loop {
+            job.work();
+            drop(job);
+            match self.next_copy(&mut seen) {
+                Some(next) => job = next,
+                None => return,
+            }
+        }
+    }
+
+    /// Wait up to `wait` for a copy posted after number `seen` that wants a helper, running
+    /// the pool's other work meanwhile; the copy with a seat taken, or `None` once the wait is
+    /// over or the calling thread has ended.
+    fn next_copy(&self, seen: &mut usize) -> Option<Arc<Shared>> {
+        // A helper counts as ready until it has its seat: a caller that sees it ready spawns
+        // no helper for it, one that does not may spawn one too many, which finds no seat.
+        self.ready.fetch_add(1, Ordering::SeqCst);
+        let start = Instant::now();
+        let mut polls = 0u32;
+        loop {
+            let posted = self.posted.load(Ordering::SeqCst);
+            if posted != *seen {
+                *seen = posted;
+                if let Some(job) = self.seat_in_posted() {
+                    self.ready.fetch_sub(1, Ordering::SeqCst);
+                    return Some(job);
+                }
+            }
+            polls = polls.wrapping_add(1);
+            if polls % 64 == 0 {
+                // Other work of this pool comes first, and then any other thread that waits
+                // for this core: a ready helper only keeps the core from going idle.
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::thread::yield_now();
+                }
+                if start.elapsed() >= self.wait || self.closed.load(Ordering::Relaxed) {
+                    self.ready.fetch_sub(1, Ordering::SeqCst);
+                    // A caller that posted before the line above counted this helper as
+                    // ready and spawned none for it (both sides are `SeqCst`).
+                    return match self.posted.load(Ordering::SeqCst) {
+                        posted if posted != *seen => self.seat_in_posted(),
+                        _ => None,
+                    };
+                }
+            }
+            std::hint::spin_loop();
+        }
+    }
+
+    /// The copy posted last, with a seat taken, if it is still running and wants a helper.
+    fn seat_in_posted(&self) -> Option<Arc<Shared>> {
+        let job = lock(&self.job).clone()?;
+        job.seat().then_some(job)
+    }
+}
+
+/// A mutex's value, also after a panic elsewhere (nothing here is left half-written).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A thread claims at least this many bytes of output at a time: the shared counter then stays
@@ -85,12 +218,23 @@ const CLAIM_BYTES: usize = 64 * 1024;
 /// is running any more (the rest of the units claimed with it do not run).
 pub(super) fn for_each<F: Fn(usize) + Sync>(units: usize, bytes: usize, unit: F) {
     let batch = CLAIM_BYTES / (bytes / units.max(1)).max(1);
-    share(units, rayon::current_num_threads() - 1, batch, unit);
+    let helpers = rayon::current_num_threads() - 1;
+    // A fresh one during the thread's teardown, where its own is gone.
+    let standby = POSTER
+        .try_with(|p| Arc::clone(&p.0))
+        .unwrap_or_else(|_| Arc::new(Standby::new(STANDBY)));
+    share(&standby, units, helpers, batch, unit);
 }
 
 /// [`for_each`] with up to `helpers` threads besides the caller, each claim at least `batch`
-/// units.
-fn share<F: Fn(usize) + Sync>(units: usize, helpers: usize, batch: usize, unit: F) {
+/// units, posted at `standby`.
+fn share<F: Fn(usize) + Sync>(
+    standby: &Arc<Standby>,
+    units: usize,
+    helpers: usize,
+    batch: usize,
+    unit: F,
+) {
     let batch = batch.max(1);
     let helpers = helpers.min(units.div_ceil(batch).saturating_sub(1));
     if helpers == 0 {
@@ -109,13 +253,19 @@ fn share<F: Fn(usize) + Sync>(units: usize, helpers: usize, batch: usize, unit: 
         units,
         batch,
         threads: helpers + 1,
+        seats: AtomicUsize::new(helpers),
         panic: Mutex::new(None),
         job: call::<F>,
         ctx: (&unit as *const F).cast(),
     });
-    for _ in 0..helpers {
-        let shared = Arc::clone(&shared);
-        rayon::spawn(move || shared.work());
+    *lock(&standby.job) = Some(Arc::clone(&shared));
+    let seen = standby.posted.fetch_add(1, Ordering::SeqCst) + 1;
+    let ready = standby.ready.load(Ordering::SeqCst);
+    for _ in ready.min(helpers)..helpers {
+        #[cfg(test)]
+        standby.spawned.fetch_add(1, Ordering::Relaxed);
+        let (standby, shared) = (Arc::clone(standby), Arc::clone(&shared));
+        rayon::spawn(move || standby.help(shared, seen));
     }
     shared.work();
     // Every unit is claimed; wait for the helpers' last ones (a batch is some 64 KiB to 1 MiB
@@ -129,11 +279,15 @@ fn share<F: Fn(usize) + Sync>(units: usize, helpers: usize, batch: usize, unit: 
             std::thread::yield_now();
         }
     }
-    let payload = shared
-        .panic
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take();
+    {
+        // A copy that a unit of this one posted (through an element's `Clone`) took the slot
+        // over and has cleared it.
+        let mut posted = lock(&standby.job);
+        if posted.as_ref().is_some_and(|job| Arc::ptr_eq(job, &shared)) {
+            *posted = None;
+        }
+    }
+    let payload = lock(&shared.panic).take();
     if let Some(payload) = payload {
         panic::resume_unwind(payload);
     }
@@ -141,8 +295,64 @@ fn share<F: Fn(usize) + Sync>(units: usize, helpers: usize, batch: usize, unit: 
 
 #[cfg(test)]
 mod tests {
-    use super::share;
+    use super::{share, Poster, Standby, STANDBY};
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    /// Waits until `done()`, failing after a minute.
+    fn wait_for(what: &str, done: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !done() {
+            assert!(start.elapsed() < Duration::from_secs(60), "{what}");
+            std::thread::yield_now();
+        }
+    }
+
+    /// Two units, the first of which waits for the second to start: the copy ends only if a
+    /// helper runs the second (the caller claims the first, a claim being one unit here).
+    fn two_threads(standby: &Arc<Standby>) {
+        let second = AtomicUsize::new(0);
+        share(standby, 2, 1, 1, |u| {
+            if u == 0 {
+                wait_for("a helper took the second unit", || {
+                    second.load(Ordering::SeqCst) == 1
+                });
+            } else {
+                second.store(1, Ordering::SeqCst);
+            }
+        });
+    }
+
+    /// A helper stays ready after a copy and takes the same thread's next copy without a
+    /// spawn; it stops waiting when the calling thread's poster is gone.
+    #[test]
+    fn a_ready_helper_takes_the_next_copy() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let poster = Poster(Arc::new(Standby::new(Duration::from_secs(600))));
+            let standby = Arc::clone(&poster.0);
+            two_threads(&standby);
+            assert_eq!(standby.spawned.load(Ordering::SeqCst), 1);
+            for _ in 0..3 {
+                wait_for("the helper is ready", || {
+                    standby.ready.load(Ordering::SeqCst) == 1
+                });
+                two_threads(&standby);
+            }
+            assert_eq!(
+                standby.spawned.load(Ordering::SeqCst),
+                1,
+                "no spawn after the first"
+            );
+            drop(poster);
+            wait_for("the helper left", || Arc::strong_count(&standby) == 1);
+            assert_eq!(standby.ready.load(Ordering::SeqCst), 0);
+        });
+    }
 
     /// Every unit runs exactly once, with 0 to 7 helpers and batches of 1 to 64 units (more
     /// than there are), inside and outside a pool.
@@ -154,11 +364,12 @@ mod tests {
         } else {
             (&[0, 1, 2, 3, 7], &[0, 1, 2, 3, 17, 1000], &[0, 1, 3, 64])
         };
+        let standby = Arc::new(Standby::new(STANDBY));
         for &helpers in helpers_ {
             for &units in units_ {
                 for &batch in batches {
                     let runs: Vec<AtomicUsize> = (0..units).map(|_| AtomicUsize::new(0)).collect();
-                    share(units, helpers, batch, |u| {
+                    share(&standby, units, helpers, batch, |u| {
                         runs[u].fetch_add(1, Ordering::Relaxed);
                     });
                     assert!(
@@ -174,11 +385,29 @@ mod tests {
             .unwrap();
         let sum = AtomicUsize::new(0);
         pool.install(|| {
-            share(500, 2, 7, |u| {
+            share(&Arc::new(Standby::new(STANDBY)), 500, 2, 7, |u| {
                 sum.fetch_add(u, Ordering::Relaxed);
             })
         });
         assert_eq!(sum.into_inner(), 500 * 499 / 2);
+    }
+
+    /// A unit may run a copy of its own on the same thread's standby (an element's `Clone`
+    /// may copy): both copies run every unit once.
+    #[test]
+    fn a_copy_inside_a_unit() {
+        let standby = Arc::new(Standby::new(STANDBY));
+        let (outer, inner) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let units = if cfg!(miri) { 4 } else { 64 };
+        share(&standby, units, 2, 1, |_| {
+            outer.fetch_add(1, Ordering::Relaxed);
+            share(&standby, units, 2, 1, |u| {
+                inner.fetch_add(u + 1, Ordering::Relaxed);
+            });
+        });
+        assert_eq!(outer.into_inner(), units);
+        assert_eq!(inner.into_inner(), units * units * (units + 1) / 2);
+        assert!(standby.job.lock().unwrap().is_none(), "the slot is cleared");
     }
 
     /// A panicking unit reaches the caller with its own payload once no unit is running, and
@@ -187,7 +416,7 @@ mod tests {
     fn a_panic_reaches_the_caller_after_the_other_units() {
         let (started, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let caught = std::panic::catch_unwind(|| {
-            share(64, 3, 1, |u| {
+            share(&Arc::new(Standby::new(STANDBY)), 64, 3, 1, |u| {
                 started.fetch_add(1, Ordering::SeqCst);
                 if u == 5 {
                     panic!("unit five");
