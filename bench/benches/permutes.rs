@@ -8,6 +8,12 @@
 //! contiguous), once on one thread and once on two. Every result is checked against ndarray's
 //! own iteration before timing. GB/s counts every byte read once and written once.
 //!
+//! On two threads every contestant is called from the main thread, which copies too, with one
+//! more thread: this crate with rayon's global pool of two, HPTT with OpenMP's team of two,
+//! `strided-perm` with a `threadteam` pool of two. `--in-pool` calls this crate through
+//! `install` on a pool of two instead, so that three threads share the two cores (BENCHMARKS.md,
+//! "Two threads").
+//!
 //! The contestants are interleaved: each of [`ROUNDS`] rounds times every contestant once, for
 //! at least [`TIMING`] each (after a [`SETTLE`] pause and a [`WARM`] untimed run of its own),
 //! each round in its own order, and a contestant's figure is its median round. A machine whose
@@ -19,8 +25,8 @@
 //! bench; without HPTT: `cargo bench -p ndarray_reshape_bench --bench permutes`. Arguments: a
 //! substring of the case names to run only those, `--only=ours,hptt` to run only the
 //! contestants whose names start with one of those (a contestant alone in the process, with no
-//! other pool's threads about), `--rounds` to print every round's GB/s too, `--test` to check
-//! every contestant and time nothing.
+//! other pool's threads about), `--rounds` to print every round's GB/s too, `--in-pool` as
+//! above, `--test` to check every contestant and time nothing.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -123,7 +129,10 @@ fn c_strides(shape: &[usize]) -> Vec<isize> {
 }
 
 struct Pools {
+    /// Pools of one and two threads, which `ours_1` and `ours_2 --in-pool` run in; `ours_2`
+    /// otherwise uses the global pool of two from the main thread.
     rayon: [rayon::ThreadPool; 2],
+    in_pool: bool,
     team: Pool,
 }
 
@@ -187,14 +196,16 @@ fn case<A: Elem>(
     }
 
     // `reps` copies by `w` into `out`.
+    let ours = |out: &mut [A], reps: usize| {
+        for _ in 0..reps {
+            black_box(&view)
+                .reshape_copy_into(Np::new([-1], Order::C), out)
+                .unwrap();
+        }
+    };
     let run = |w: Who, out: &mut [A], reps: usize| match w {
-        Who::Ours(t) => pools.rayon[t - 1].install(|| {
-            for _ in 0..reps {
-                black_box(&view)
-                    .reshape_copy_into(Np::new([-1], Order::C), out)
-                    .unwrap();
-            }
-        }),
+        Who::Ours(2) if !pools.in_pool => ours(out, reps),
+        Who::Ours(t) => pools.rayon[t - 1].install(|| ours(out, reps)),
         Who::StridedPerm(t) => {
             for _ in 0..reps {
                 let exec = match t {
@@ -309,8 +320,13 @@ fn main() {
             .build()
             .unwrap()
     };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build_global()
+        .unwrap();
     let pools = Pools {
         rayon: [rayon(1), rayon(2)],
+        in_pool: args.iter().any(|a| a == "--in-pool"),
         team: Pool::builder().threads(2).build().unwrap(),
     };
     let mut rows = Vec::new();
