@@ -102,6 +102,32 @@ fn symbolic_division_is_exact_conditional_or_an_error() {
     assert_eq!(back.to_string(), "B if B % 2 == 0");
 }
 
+/// A condition whose side passes `i64::MAX` is still decided: `i64::MAX*B/8` is the graph's
+/// `i64::MAX / (8/B)`, exact at `B = 8` and not at `B = 4`, where `i64::MAX*4` is no `i64`.
+#[test]
+fn conditions_past_i64_are_decided_exactly() {
+    let ratio = ShapeValue::shape_of(&[k(8), s("B")])
+        .div(&ShapeValue::shape_of(&[s("B"), s("T")]))
+        .unwrap();
+    let v = v(&[i64::MAX]).div(&ratio).unwrap();
+    assert_eq!(
+        v.to_string(),
+        format!(
+            "[{m}*B/8, {m}*T/B] if 8 % B == 0 and B % T == 0 and {m}*B % 8 == 0 and {m}*T % B == 0",
+            m = i64::MAX
+        )
+    );
+    let at = |b, t| [("B", b), ("T", t)];
+    let decided: Vec<_> = v.conditions().iter().map(|c| c.holds(&at(4, 4))).collect();
+    assert_eq!(decided, [Some(true), Some(true), Some(false), Some(true)]);
+    assert_eq!(v.eval(&at(4, 4)), None);
+    assert_eq!(v.eval(&at(8, 8)), Some(vec![i64::MAX, i64::MAX]));
+    assert!(v
+        .conditions()
+        .iter()
+        .all(|c| c.holds(&at(8, 8)) == Some(true)));
+}
+
 #[test]
 fn broadcasting_follows_onnx() {
     let x = v(&[2, 3, 4]);

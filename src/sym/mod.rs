@@ -252,8 +252,8 @@ impl SymDim {
     }
 
     /// The value under `bindings` (name, size): `None` when a symbol is unbound, bound to 0,
-    /// the value is not an integer, or it passes `isize::MAX` (or its numerator or denominator
-    /// passes 128 bits).
+    /// the value is not an integer, or it passes `isize::MAX`. Exact for every binding: a
+    /// product past 128 bits on the way is cancelled factor by factor.
     ///
     /// ```
     /// use ndarray_reshape::SymDim;
@@ -262,26 +262,10 @@ impl SymDim {
     /// assert_eq!(half.eval(&[("N", 3)]), None); // 4.5
     /// ```
     pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<usize> {
-        if !self.is_valid() {
-            return None;
+        match quotient(*self, SymDim::from(1), bindings)? {
+            Quotient::Integer(Some(v)) if v <= LIMIT as u128 => Some(v as usize),
+            _ => None,
         }
-        let (mut up, mut down) = (self.num as u128, self.den as u128);
-        for f in self.factors.iter().filter(|f| f.exp != 0) {
-            let name = name_of(f.id);
-            let &(_, v) = bindings.iter().find(|(n, _)| *n == name)?;
-            if v == 0 {
-                return None;
-            }
-            for _ in 0..f.exp.unsigned_abs() {
-                let side = if f.exp > 0 { &mut up } else { &mut down };
-                *side = side.checked_mul(v as u128)?;
-            }
-        }
-        if up % down != 0 {
-            return None;
-        }
-        let v = up / down;
-        (v <= LIMIT as u128).then_some(v as usize)
     }
 
     /// The names of its symbols, in the order `Display` writes them.
@@ -295,6 +279,84 @@ impl SymDim {
         v.sort_unstable();
         v
     }
+}
+
+/// What `up / down` is under some bindings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Quotient {
+    /// Not an integer.
+    Fraction,
+    /// An integer: its value, `None` past 128 bits.
+    Integer(Option<u128>),
+}
+
+/// `up / down` under `bindings`, exactly: `None` when either is invalid, `down` is zero, or a
+/// symbol of either is unbound or bound to 0.
+pub(crate) fn quotient(up: SymDim, down: SymDim, bindings: &[(&str, usize)]) -> Option<Quotient> {
+    if !up.is_valid() || !down.is_valid() || down.num == 0 {
+        return None;
+    }
+    // Each factor (size, power, whether on top): the coefficients, then every symbol's size.
+    let mut factors = [(0u64, 0u8, false); 2 * MAX_SYMBOLS + 4];
+    factors[..4].copy_from_slice(&[
+        (up.num, 1, true),
+        (down.den, 1, true),
+        (up.den, 1, false),
+        (down.num, 1, false),
+    ]);
+    let mut n = 4;
+    for (dim, is_up) in [(&up, true), (&down, false)] {
+        for f in dim.factors.iter().filter(|f| f.exp != 0) {
+            let name = name_of(f.id);
+            let &(_, v) = bindings.iter().find(|(n, _)| *n == name)?;
+            if v == 0 {
+                return None;
+            }
+            factors[n] = (v as u64, f.exp.unsigned_abs(), (f.exp > 0) == is_up);
+            n += 1;
+        }
+    }
+    let factors = &factors[..n];
+    let product = |top: bool| {
+        factors
+            .iter()
+            .filter(|f| f.2 == top)
+            .flat_map(|&(v, p, _)| std::iter::repeat(v).take(p as usize))
+            .try_fold(1u128, |p, v| p.checked_mul(v as u128))
+    };
+    if let (Some(t), Some(b)) = (product(true), product(false)) {
+        return Some(match t % b {
+            0 => Quotient::Integer(Some(t / b)),
+            _ => Quotient::Fraction,
+        });
+    }
+    let side = |top: bool| -> Vec<u64> {
+        factors
+            .iter()
+            .filter(|f| f.2 == top)
+            .flat_map(|&(v, p, _)| std::iter::repeat(v).take(p as usize))
+            .collect()
+    };
+    let (mut top, bottom) = (side(true), side(false));
+    // Past 128 bits: divide each bottom factor out of the top ones by their common divisors.
+    // With `g = gcd(d, t)`, `d | t*R` exactly when `d/g | R`, as `d/g` and `t/g` are coprime.
+    for &d in &bottom {
+        let mut d = d as u128;
+        for t in top.iter_mut() {
+            if d == 1 {
+                break;
+            }
+            let g = gcd(d, *t as u128);
+            d /= g;
+            *t = (*t as u128 / g) as u64;
+        }
+        if d != 1 {
+            return Some(Quotient::Fraction);
+        }
+    }
+    Some(Quotient::Integer(
+        top.iter().try_fold(1u128, |p, &v| p.checked_mul(v as u128)),
+    ))
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -462,6 +524,48 @@ mod tests {
             p = p * p;
         }
         assert!(!p.is_valid(), "a power past 127 is invalid");
+    }
+
+    #[test]
+    fn quotients_past_128_bits_are_exact() {
+        let (b, t) = (SymDim::sym("B"), SymDim::sym("T"));
+        let mut r = b / t;
+        for _ in 0..4 {
+            r = r * r;
+        }
+        // LIMIT * (B/T)^16: each side past 2^220 at B = T = 2^10.
+        let p = SymDim::from(LIMIT) * r;
+        let at = |b, t| [("B", b), ("T", t)];
+        assert_eq!(p.eval(&at(1 << 10, 1 << 10)), Some(LIMIT));
+        assert_eq!(p.eval(&at(1 << 10, (1 << 10) + 1)), None);
+        assert_eq!(
+            quotient(p, SymDim::from(1), &at(6 << 10, 3 << 10)),
+            Some(Quotient::Integer(Some(LIMIT as u128 * (1 << 16))))
+        );
+        assert_eq!(
+            quotient(p, SymDim::from(1), &at(17 << 20, 1 << 20)),
+            Some(Quotient::Integer(None)),
+            "an integer past 128 bits"
+        );
+        assert_eq!(
+            quotient(p, SymDim::from(1), &at(3 << 20, 2 << 20)),
+            Some(Quotient::Fraction)
+        );
+        assert_eq!(quotient(p, SymDim::from(0), &at(1, 1)), None);
+        assert_eq!(quotient(p, SymDim::from(1), &at(1, 0)), None);
+        assert_eq!(quotient(p, SymDim::from(1), &[("B", 1)]), None);
+        // A condition on those sides is decided too.
+        let equal = unit(r);
+        let Exact::Sometimes(c) = equal else {
+            panic!("B^16/T^16 == 1 holds for some values")
+        };
+        assert_eq!(c.holds(&at(999, 999)), Some(true));
+        assert_eq!(c.holds(&at(1000, 999)), Some(false));
+        let Exact::Sometimes(c) = integer(p) else {
+            panic!("an integer for some values")
+        };
+        assert_eq!(c.holds(&at(3 << 20, 3 << 20)), Some(true));
+        assert_eq!(c.holds(&at(3 << 20, 2 << 20)), Some(false));
     }
 
     #[test]

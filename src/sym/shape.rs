@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{name_of, SymDim};
+use super::{quotient, Quotient, SymDim};
 use crate::dims::LIMIT;
 use crate::small::Small;
 
@@ -71,8 +71,9 @@ impl Condition {
         }
     }
 
-    /// Whether the condition holds under `bindings`; `None` when a symbol is unbound or a side
-    /// of an equation passes `isize::MAX`.
+    /// Whether the condition holds under `bindings`; `None` when a symbol is unbound (or bound
+    /// to 0: symbols are sizes of at least 1). Exact for every binding, sides past `isize::MAX`
+    /// or 128 bits included.
     ///
     /// ```
     /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
@@ -84,18 +85,19 @@ impl Condition {
     /// ```
     pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
         if self.kind == Kind::AtMost {
-            let bound = self.lhs.factors.iter().filter(|f| f.exp != 0).all(|f| {
-                let name = name_of(f.id);
-                bindings.iter().any(|(n, _)| *n == name)
-            });
             // An integral product evaluates exactly when it is within the bound.
-            return bound.then(|| self.lhs.eval(bindings).is_some());
+            return quotient(self.lhs, SymDim::from(1), bindings)
+                .map(|_| self.lhs.eval(bindings).is_some());
         }
-        let l = self.lhs.eval(bindings)?;
-        let r = self.rhs.eval(bindings)?;
+        if self.rhs.is_zero() {
+            // Nothing is a multiple of 0; only 0 equals it.
+            return quotient(self.lhs, SymDim::from(1), bindings)
+                .map(|_| self.kind == Kind::Equals && self.lhs.is_zero());
+        }
+        let q = quotient(self.lhs, self.rhs, bindings)?;
         Some(match self.kind {
-            Kind::Divides => r != 0 && l % r == 0,
-            Kind::Equals | Kind::AtMost => l == r,
+            Kind::Divides => q != Quotient::Fraction,
+            Kind::Equals | Kind::AtMost => q == Quotient::Integer(Some(1)),
         })
     }
 }
