@@ -304,7 +304,7 @@ pub(crate) fn quotient(up: SymDim, down: SymDim, bindings: &[(&str, usize)]) -> 
         (up.den, 1, false),
         (down.num, 1, false),
     ]);
-    let mut n = 4;
+    let mut len = 4;
     for (dim, is_up) in [(&up, true), (&down, false)] {
         for f in dim.factors.iter().filter(|f| f.exp != 0) {
             let name = name_of(f.id);
@@ -312,35 +312,31 @@ pub(crate) fn quotient(up: SymDim, down: SymDim, bindings: &[(&str, usize)]) -> 
             if v == 0 {
                 return None;
             }
-            factors[n] = (v as u64, f.exp.unsigned_abs(), (f.exp > 0) == is_up);
-            n += 1;
+            factors[len] = (v as u64, f.exp.unsigned_abs(), (f.exp > 0) == is_up);
+            len += 1;
         }
     }
-    let factors = &factors[..n];
-    let product = |top: bool| {
+    let factors = &factors[..len];
+    let side = |top: bool| {
         factors
             .iter()
-            .filter(|f| f.2 == top)
+            .filter(move |f| f.2 == top)
             .flat_map(|&(v, p, _)| std::iter::repeat(v).take(p as usize))
-            .try_fold(1u128, |p, v| p.checked_mul(v as u128))
     };
-    if let (Some(t), Some(b)) = (product(true), product(false)) {
+    fn product(side: impl IntoIterator<Item = u64>) -> Option<u128> {
+        side.into_iter()
+            .try_fold(1u128, |p, v| p.checked_mul(v as u128))
+    }
+    if let (Some(t), Some(b)) = (product(side(true)), product(side(false))) {
         return Some(match t % b {
             0 => Quotient::Integer(Some(t / b)),
             _ => Quotient::Fraction,
         });
     }
-    let side = |top: bool| -> Vec<u64> {
-        factors
-            .iter()
-            .filter(|f| f.2 == top)
-            .flat_map(|&(v, p, _)| std::iter::repeat(v).take(p as usize))
-            .collect()
-    };
-    let (mut top, bottom) = (side(true), side(false));
+    let mut top: Vec<u64> = side(true).collect();
     // Past 128 bits: divide each bottom factor out of the top ones by their common divisors.
     // With `g = gcd(d, t)`, `d | t*R` exactly when `d/g | R`, as `d/g` and `t/g` are coprime.
-    for &d in &bottom {
+    for d in side(false) {
         let mut d = d as u128;
         for t in top.iter_mut() {
             if d == 1 {
@@ -354,9 +350,7 @@ pub(crate) fn quotient(up: SymDim, down: SymDim, bindings: &[(&str, usize)]) -> 
             return Some(Quotient::Fraction);
         }
     }
-    Some(Quotient::Integer(
-        top.iter().try_fold(1u128, |p, &v| p.checked_mul(v as u128)),
-    ))
+    Some(Quotient::Integer(product(top)))
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
