@@ -85,15 +85,11 @@ impl Condition {
     /// ```
     pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
         if self.kind == Kind::AtMost {
-            // An integral product evaluates exactly when it is within the bound.
-            return quotient(self.lhs, SymDim::from(1), bindings)
-                .map(|_| self.lhs.eval(bindings).is_some());
+            // An integral product against the number `LIMIT`.
+            let q = quotient(self.lhs, SymDim::from(1), bindings)?;
+            return Some(matches!(q, Quotient::Integer(Some(v)) if v <= LIMIT as u128));
         }
-        if self.rhs.is_zero() {
-            // Nothing is a multiple of 0; only 0 equals it.
-            return quotient(self.lhs, SymDim::from(1), bindings)
-                .map(|_| self.kind == Kind::Equals && self.lhs.is_zero());
-        }
+        // The right side is a denominator side (never 0), so the quotient is defined.
         let q = quotient(self.lhs, self.rhs, bindings)?;
         Some(match self.kind {
             Kind::Divides => q != Quotient::Fraction,
