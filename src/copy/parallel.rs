@@ -141,12 +141,11 @@ impl Standby {
 
     /// A helper's life: join `job`, posted as copy number `seen`, if it still wants a helper,
     /// and then every copy posted here while the helper is ready.
-    fn help(self: Arc<Self>, job: Arc<Shared>, mut seen: usize) {
+    fn help(self: Arc<Self>, mut job: Arc<Shared>, mut seen: usize) {
         if !job.seat() {
             // A ready helper took the seat, or the copy has no unit left to claim.
             return;
         }
-        let mut job = job;
         loop {
             job.work();
             drop(job);
