@@ -279,6 +279,13 @@ macro_rules! rules {
                     $(ReshapeError::$variant(_) => $name,)*
                 }
             }
+
+            /// The broken rule.
+            pub(crate) fn rule(&self) -> Rule {
+                match self {
+                    $(ReshapeError::$variant(_) => Rule::$variant,)*
+                }
+            }
         }
     };
 }
@@ -335,9 +342,9 @@ rules! {
     /// The output of a copy could not be allocated: more memory than the system gives, or a
     /// byte count past `usize::MAX`. The detail names the element count and the bytes.
     AllocationFailed => "allocation_failed",
-    /// Symbolic inference: a dim or a product of dims past the symbolic range (a coefficient
-    /// past `isize::MAX`, more than [`MAX_SYMBOLS`](crate::MAX_SYMBOLS) symbols in one product,
-    /// a power past 127).
+    /// Symbolic inference: a dim or an expression of dims past the symbolic range (a
+    /// coefficient past `i128`, more than 64 terms, a power past 127; see
+    /// [`SymDim`](crate::SymDim)).
     SymbolLimit => "symbol_limit",
     /// No single ONNX `Reshape` is equivalent: an F-order reshape (ONNX reads in C order), or
     /// symbolic dims that move to other indices

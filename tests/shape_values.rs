@@ -70,62 +70,86 @@ fn integer_division_truncates_or_floors() {
 }
 
 #[test]
-fn symbolic_division_is_exact_conditional_or_an_error() {
+fn symbolic_division_is_the_graphs_floor() {
     let b = ShapeValue::from(s("B"));
     let exact = ShapeValue::from(k(64) * s("B"))
         .floor_div(&ShapeValue::scalar(16))
         .unwrap();
     assert_eq!(exact.to_string(), "4*B");
     assert!(exact.conditions().is_empty());
+    // ONNX Div on a size is its floor: no condition, exact for every B.
     let half = b.div(&ShapeValue::scalar(2)).unwrap();
-    assert_eq!(half.to_string(), "B/2 if B % 2 == 0");
+    assert_eq!(half.to_string(), "B // 2");
+    assert!(half.conditions().is_empty());
     assert_eq!(half.eval(&[("B", 6)]), Some(vec![3]));
-    assert_eq!(half.eval(&[("B", 7)]), None);
-    // A number over a symbol: 64 / B holds where B divides 64.
+    assert_eq!(half.eval(&[("B", 7)]), Some(vec![3]));
+    // A number over a symbol, a symbol over a symbol.
     let per = ShapeValue::scalar(64).div(&b).unwrap();
-    assert_eq!(per.to_string(), "64/B if 64 % B == 0");
+    assert_eq!(per.to_string(), "64 // B");
     assert_eq!(per.eval(&[("B", 16)]), Some(vec![4]));
-    // Symbol over symbol.
+    assert_eq!(per.eval(&[("B", 48)]), Some(vec![1]));
     let bt = ShapeValue::from(s("B") * s("T"));
     assert_eq!(bt.div(&ShapeValue::from(s("T"))).unwrap(), b);
-    // 0 over a size is 0; half of half joins both conditions once.
     assert_eq!(
         ShapeValue::scalar(0).div(&b).unwrap(),
         ShapeValue::scalar(0)
     );
+    // Floors of floors fold: (B // 2) // 2 is B // 4.
     let quarter = half.div(&ShapeValue::scalar(2)).unwrap();
-    assert_eq!(quarter.conditions().len(), 2);
     assert_eq!(quarter.eval(&[("B", 12)]), Some(vec![3]));
-    assert_eq!(quarter.eval(&[("B", 6)]), None);
-    // Products keep the conditions of their operands.
+    assert_eq!(quarter.eval(&[("B", 7)]), Some(vec![1]));
+    // B // 2 * 2 is not B.
     let back = half.mul(&ShapeValue::scalar(2)).unwrap();
-    assert_eq!(back.to_string(), "B if B % 2 == 0");
+    assert_eq!(back.eval(&[("B", 7)]), Some(vec![6]));
+    // Truncation where a sign is unknown: (B - 5) / 2 at B = 2 is -1, its floor -2.
+    let t = b
+        .sub(&ShapeValue::scalar(5))
+        .unwrap()
+        .div(&ShapeValue::scalar(2))
+        .unwrap();
+    assert_eq!(t.eval(&[("B", 2)]), Some(vec![-1]));
+    assert_eq!(t.eval(&[("B", 9)]), Some(vec![2]));
+    let f = b
+        .sub(&ShapeValue::scalar(5))
+        .unwrap()
+        .floor_div(&ShapeValue::scalar(2))
+        .unwrap();
+    assert_eq!(f.eval(&[("B", 2)]), Some(vec![-2]));
 }
 
-/// A condition whose side passes `i64::MAX` is still decided: `i64::MAX*B/8` is the graph's
-/// `i64::MAX / (8/B)`, exact at `B = 8` and not at `B = 4`, where `i64::MAX*4` is no `i64`.
+/// The graph's int64 arithmetic wraps where a symbolic value would pass `i64::MAX`: the value
+/// carries that bound, so `B * 2^62 / 2^62` is `B` only where `B * 2^62` is an `i64`.
 #[test]
-fn conditions_past_i64_are_decided_exactly() {
-    let ratio = ShapeValue::shape_of(&[k(8), s("B")])
-        .div(&ShapeValue::shape_of(&[s("B"), s("T")]))
-        .unwrap();
-    let v = v(&[i64::MAX]).div(&ratio).unwrap();
+fn values_past_i64_carry_their_bound() {
+    let b = ShapeValue::shape_of(&[s("B")]);
+    let big = ShapeValue::scalar(1 << 62);
+    let v = b.mul(&big).unwrap().div(&big).unwrap();
+    assert_eq!(v.entries(), &[s("B")]);
     assert_eq!(
-        v.to_string(),
-        format!(
-            "[{m}*B/8, {m}*T/B] if 8 % B == 0 and B % T == 0 and {m}*B % 8 == 0 and {m}*T % B == 0",
-            m = i64::MAX
-        )
+        v.conditions()[0].to_string(),
+        "4611686018427387904*B <= 9223372036854775807"
     );
-    let at = |b, t| [("B", b), ("T", t)];
-    let decided: Vec<_> = v.conditions().iter().map(|c| c.holds(&at(4, 4))).collect();
-    assert_eq!(decided, [Some(true), Some(true), Some(false), Some(true)]);
-    assert_eq!(v.eval(&at(4, 4)), None);
-    assert_eq!(v.eval(&at(8, 8)), Some(vec![i64::MAX, i64::MAX]));
-    assert!(v
+    assert_eq!(v.eval(&[("B", 1)]), Some(vec![1]));
+    assert_eq!(v.eval(&[("B", 5)]), None);
+    assert_eq!(v.conditions()[0].holds(&[("B", 5)]), Some(false));
+    // A size read from a tensor's shape bounds its sub-products: no condition.
+    let x = ShapeValue::shape_of(&[s("B"), k(3), s("H"), s("W")]);
+    let hw = x
+        .gather(&ShapeValue::scalar(2))
+        .unwrap()
+        .mul(&x.gather(&ShapeValue::scalar(3)).unwrap())
+        .unwrap();
+    assert!(hw.conditions().is_empty(), "{hw}");
+    // Sides past i128 are decided where the sign is known.
+    let huge = ShapeValue::from(s("B") * s("T") * s("H"))
+        .mul(&ShapeValue::scalar(i64::MAX))
+        .unwrap();
+    let at = [("B", 1 << 60), ("T", 1 << 60), ("H", 1 << 60)];
+    assert!(huge
         .conditions()
         .iter()
-        .all(|c| c.holds(&at(8, 8)) == Some(true)));
+        .any(|c| c.holds(&at) == Some(false)));
+    assert_eq!(huge.eval(&at), None);
 }
 
 #[test]
@@ -241,14 +265,14 @@ fn errors_name_the_operation_and_operands() {
             "overflow: -9223372036854775808 / -1 overflows i64; shape op div(-9223372036854775808, -1), operand 1",
         ),
         (
-            b.mul(&ShapeValue::scalar(-1)),
-            "needs_number",
-            "needs_number: the negative -1 meets the symbolic B; symbolic entries are sizes; shape op mul(B, -1), operand 1",
+            b.floor_mod(&ShapeValue::scalar(0)),
+            "division_by_zero",
+            "division_by_zero: B / 0; shape op floor_mod(B, 0), operand 1",
         ),
         (
-            ShapeValue::scalar(3).floor_div(&ShapeValue::from(k(2) * s("B"))),
-            "inexact_division",
-            "inexact_division: 3 / 2*B is an integer for no value of the symbols; shape op floor_div(3, 2*B), operand 1",
+            b.scale(0.5, 0.0, true),
+            "needs_number",
+            "needs_number: scale 0.5 and bias 0 are not both integers; shape op scale(B, 0.5, 0), operand 1",
         ),
     ];
     for (got, rule, msg) in cases {
@@ -258,14 +282,19 @@ fn errors_name_the_operation_and_operands() {
         assert!(e.context().input().is_empty());
         assert_eq!(e.context().symbolic_input(), None);
     }
-    // Past the symbolic range: five symbols in one product.
-    let many = ["A", "C", "D", "E", "F"]
+    // A negative number times a size is a value like any other.
+    assert_eq!(b.mul(&ShapeValue::scalar(-1)).unwrap().to_string(), "-B");
+    // Past the symbolic range: a product of more than 64 terms.
+    let sum = ["A", "C", "D", "E", "F", "G", "H", "I", "J"]
         .iter()
         .fold(ShapeValue::scalar(1), |p, n| {
-            p.mul(&ShapeValue::from(s(n))).unwrap_or(p)
+            p.add(&ShapeValue::from(s(n))).unwrap_or(p)
         });
     assert_eq!(
-        many.mul(&ShapeValue::from(s("G"))).unwrap_err().category(),
+        sum.mul(&sum)
+            .and_then(|p| p.mul(&sum))
+            .unwrap_err()
+            .category(),
         "symbol_limit"
     );
 }
@@ -309,15 +338,28 @@ fn shape_values_as_specs() -> Result<(), ReshapeError> {
         ShapeValue::scalar(-1),
     ])?;
     let out = Paddle::new(&pairs).infer_symbolic(&x)?;
-    assert_eq!(out.to_string(), "[B, T/2, 3, 512] if T % 2 == 0");
-    // Conditions alone make a concrete inference impossible to check: an error.
-    let cond_only = pairs.mul(&ShapeValue::scalar(0))?;
+    assert_eq!(
+        out.to_string(),
+        "[B, T // 2, 3, 256*T/(T // 2)] if 1 <= T // 2 and 256*T % (T // 2) == 0"
+    );
+    assert_eq!(out.eval(&[("B", 2), ("T", 4)]), Some(vec![2, 2, 3, 512]));
+    assert_eq!(out.eval(&[("B", 2), ("T", 3)]), Some(vec![2, 1, 3, 768]));
+    assert_eq!(out.eval(&[("B", 2), ("T", 7)]), None); // 1792 / 3
+    assert_eq!(out.eval(&[("B", 2), ("T", 1)]), None); // T // 2 is 0: the -1 is undetermined
+                                                       // Conditions alone make a concrete inference impossible to check: an error.
+    let cond_only = ShapeValue::shape_of(&[s("T")])
+        .mul(&ShapeValue::scalar(1 << 62))?
+        .mul(&ShapeValue::scalar(0))?;
     let e = Onnx::new(&cond_only)
         .allowzero(true)
         .infer_shape(&[0])
         .unwrap_err();
     assert_eq!(e.category(), "needs_number");
-    assert!(e.to_string().contains("holds only if T % 2 == 0"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("holds only if 4611686018427387904*T <= 9223372036854775807"),
+        "{e}"
+    );
     // A concrete value is a plain spec, in every mode.
     let a = Array::from_iter(0..24)
         .into_shape_with_order((2, 3, 4))

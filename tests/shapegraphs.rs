@@ -5,7 +5,8 @@
 //! `../shared/shapegraphs/` in `tests/data/shapegraphs/`; its README describes the records). Per
 //! record: the symbols come from the graph-input dims that differ between configurations; every
 //! dim of a leaf tensor and of the reshape's data input is written in them (a number, or the
-//! monomial `c * S1^a * S2^b` that fits every configuration, else a fresh symbol); the shape
+//! monomial `c * S1^a * S2^b` that fits every configuration, else the floor `(S + b) // c` of
+//! one symbol that does, as a conv stack's length is, else a fresh symbol); the shape
 //! expression is evaluated with [`ShapeValue`] operations (a subtree without a `Shape` leaf is a
 //! constant and is folded); the result is the spec of the dialect's reshape, inferred
 //! symbolically on the data input and bound to each configuration.
@@ -15,7 +16,7 @@
 //! inner node's value, the output, or the static ONNX `Reshape` the result folds to) differs
 //! from the runtime's; *failed* when the expression does not evaluate (an op the harness does
 //! not know is a failure, never skipped). The test fails on any unsound record, or when fewer
-//! than 95% resolve.
+//! than 98% resolve (all of them in the default directory).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -133,11 +134,55 @@ fn symbols(rec: &Value, onnx: bool, cfgs: &[Config]) -> Vec<(String, Vec<usize>)
 }
 
 /// The dim whose value in configuration `k` is `vals[k]`: a number, the simplest monomial
-/// `c * S1^a * S2^b` of the symbols that fits every configuration, or `None`.
+/// `c * S1^a * S2^b` of the symbols that fits every configuration, else the floor
+/// `(S + b) // c` of one symbol with the smallest `c` (a conv stack's length), or `None`.
 fn fit(vals: &[usize], syms: &[(String, Vec<usize>)]) -> Option<SymDim> {
     if vals.iter().all(|&v| v == vals[0]) {
         return Some(SymDim::from(vals[0]));
     }
+    monomial(vals, syms).or_else(|| affine_floor(vals, syms))
+}
+
+/// `(S + b) // c` for one symbol `S`: for each `c` from 1 up, the offsets `b` that give every
+/// configuration's value form an interval; the first `c` with one takes its `b` nearest 0.
+fn affine_floor(vals: &[usize], syms: &[(String, Vec<usize>)]) -> Option<SymDim> {
+    for (name, s) in syms {
+        let rises =
+            (0..vals.len()).all(|k| (0..vals.len()).all(|j| (s[k] < s[j]) <= (vals[k] <= vals[j])));
+        if !rises {
+            continue;
+        }
+        let top = s.iter().max().copied().unwrap_or(1).max(1) as i128;
+        for c in 1..=top.min(1 << 20) {
+            // floor((s + b) / c) == v  <=>  c*v - s <= b <= c*v + c - 1 - s
+            let (mut lo, mut hi) = (i128::MIN, i128::MAX);
+            for (k, &v) in vals.iter().enumerate() {
+                let (v, sk) = (v as i128, s[k] as i128);
+                lo = lo.max(c * v - sk);
+                hi = hi.min(c * v + c - 1 - sk);
+            }
+            if lo > hi {
+                continue;
+            }
+            let b = 0i128.clamp(lo, hi);
+            let d = (SymDim::sym(name) + SymDim::int(b as i64))
+                .floor_div(&SymDim::from(c as usize))
+                .ok()?;
+            let all = (0..vals.len()).all(|k| {
+                let bind: Vec<(&str, usize)> =
+                    syms.iter().map(|(n, v)| (n.as_str(), v[k])).collect();
+                d.eval(&bind) == Some(vals[k])
+            });
+            if all {
+                return Some(d);
+            }
+        }
+    }
+    None
+}
+
+/// The simplest monomial `c * S1^a * S2^b` of the symbols that fits every configuration.
+fn monomial(vals: &[usize], syms: &[(String, Vec<usize>)]) -> Option<SymDim> {
     let n = syms.len().min(4);
     let mut exps: Vec<Vec<i32>> = vec![vec![]];
     for _ in 0..n {
@@ -335,24 +380,6 @@ fn float_op(a: Val, b: Val, op: &str, f: fn(f64, f64) -> f64) -> Result<Val, Str
         scalar: sa && sb,
         v: (0..n).map(|i| f(at(&a, i), at(&b, i))).collect(),
     })
-}
-
-/// Integer `Add`/`Sub` of concrete values (no symbolic shape feeds either in the corpus; a
-/// symbolic operand is a failure).
-fn int_op(a: Val, b: Val, op: &str, f: fn(i64, i64) -> Option<i64>) -> Result<Val, String> {
-    let (a, b) = (shape(a, op)?, shape(b, op)?);
-    let (x, y) = match (a.eval(&[]), b.eval(&[])) {
-        (Some(x), Some(y)) => (x, y),
-        _ => return Err(format!("{op} of {a} and {b}: symbolic")),
-    };
-    let n = x.len().max(y.len());
-    if !(x.len() == n || x.len() == 1) || !(y.len() == n || y.len() == 1) {
-        return Err(format!("{op} of {a} and {b}: lengths do not broadcast"));
-    }
-    let at = |v: &[i64], i: usize| v[if v.len() == 1 { 0 } else { i }];
-    let r: Option<Vec<i64>> = (0..n).map(|i| f(at(&x, i), at(&y, i))).collect();
-    let r = r.ok_or_else(|| format!("{op} of {a} and {b} overflows"))?;
-    Ok(Val::Shape(int_value(a.rank() == 0 && b.rank() == 0, r)))
 }
 
 /// Input `i` of `op`, taken out of `args`.
@@ -567,14 +594,33 @@ fn eval(node: &Value, ctx: &Ctx) -> Result<Val, String> {
             op,
             f64::powf,
         ),
-        "Add" => match (take(&mut args, 0, op)?, take(&mut args, 1, op)?) {
-            (a @ Val::Shape(_), b @ Val::Shape(_)) => int_op(a, b, op, i64::checked_add),
+        "Add" | "pd_op.add" => match (take(&mut args, 0, op)?, take(&mut args, 1, op)?) {
+            (Val::Shape(a), Val::Shape(b)) => e(a.add(&b)),
             (a, b) => float_op(a, b, op, |x, y| x + y),
         },
-        "Sub" => match (take(&mut args, 0, op)?, take(&mut args, 1, op)?) {
-            (a @ Val::Shape(_), b @ Val::Shape(_)) => int_op(a, b, op, i64::checked_sub),
+        "Sub" | "pd_op.subtract" => match (take(&mut args, 0, op)?, take(&mut args, 1, op)?) {
+            (Val::Shape(a), Val::Shape(b)) => e(a.sub(&b)),
             (a, b) => float_op(a, b, op, |x, y| x - y),
         },
+        "Mod" | "pd_op.remainder" => match (take(&mut args, 0, op)?, take(&mut args, 1, op)?) {
+            (Val::Shape(a), Val::Shape(b)) if axis_attr("fmod") == 1 => e(a.trunc_mod(&b)),
+            (Val::Shape(a), Val::Shape(b)) => e(a.floor_mod(&b)),
+            (a, b) => float_op(a, b, op, |x, y| x - y * (x / y).floor()),
+        },
+        "pd_op.scale" => {
+            let data = shape(take(&mut args, 0, op)?, op)?;
+            let by = match take(&mut args, 1, op)? {
+                Val::Float { v, .. } if v.len() == 1 => v[0],
+                Val::Shape(v) => number(Val::Shape(v), "scale")? as f64,
+                other => return Err(format!("scale by {other:?}")),
+            };
+            let bias = node.get("bias").and_then(Value::as_f64).unwrap_or(0.0);
+            let after = node
+                .get("bias_after_scale")
+                .and_then(Value::as_bool)
+                .unwrap_or(true);
+            e(data.scale(by, bias, after))
+        }
         "Sqrt" | "Floor" | "Ceil" => match take(&mut args, 0, op)? {
             Val::Float { scalar, v } => {
                 let f = match op {
@@ -828,7 +874,8 @@ fn shapegraphs() {
     }
     assert_eq!(unsound, 0, "unsound records");
     assert!(
-        resolved * 100 >= n * 95,
-        "{resolved} of {n} resolved, below 95%"
+        resolved * 100 >= n * 98
+            && (std::env::var_os("SHAPEGRAPHS_DIR").is_some() || resolved == n),
+        "{resolved} of {n} resolved: below 98%, or not all of the shared records"
     );
 }

@@ -279,15 +279,31 @@ fn limits_are_errors() {
         .iter()
         .map(|s| SymDim::sym(s))
         .collect();
-    let err = Mx::new([-1]).infer_symbolic(&syms).unwrap_err();
-    assert_eq!(err.category(), "symbol_limit");
-    let err = Mx::new([-1]).infer_symbolic(&[syms[0] * syms[1] * syms[2] * syms[3] * syms[4]]);
+    // Any number of symbols in one product.
+    let s = Mx::new([-1]).infer_symbolic(&syms).unwrap();
+    assert_eq!(s.to_string(), "[A*B*C*D*E]");
+    // A sum of more than 64 terms, or a power past 127, is past the range.
+    let sum = syms.iter().fold(k(1), |p, &d| p + d);
+    let err = Mx::new([-1]).infer_symbolic(&[sum, sum, sum, sum]);
     assert_eq!(err.unwrap_err().category(), "symbol_limit");
+    let mut power = syms[0];
+    for _ in 0..7 {
+        power = power * power;
+    }
+    assert!(!power.is_valid());
+    assert_eq!(
+        Mx::new([-1])
+            .infer_symbolic(&[power])
+            .unwrap_err()
+            .category(),
+        "symbol_limit"
+    );
+    // An input past isize::MAX for every value of its symbols: no array has it.
     let big = k(1 << 40);
     let err = Onnx::new([-1])
         .infer_symbolic(&[big, big, n()])
         .unwrap_err();
-    assert_eq!(err.category(), "symbol_limit");
+    assert_eq!(err.category(), "overflow");
     // Four symbols are fine.
     let s = Mx::new([-1]).infer_symbolic(&syms[..4]).unwrap();
     assert_eq!(s.dims()[0].to_string(), "A*B*C*D");

@@ -27,8 +27,15 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     fn sym(d: SymDim, p: usize) -> Result<Self, Fail>;
 
     /// The inference's conditions `conds` after `given`, the conditions of the spec's shape
-    /// value; for `usize`, a `needs_number` failure when there are any.
-    fn assume(given: &[Condition], conds: Self::Conds) -> Result<Self::Conds, Fail>;
+    /// value, and those its symbolic `entries` need to read as sizes (at least 1, unless the
+    /// entry is the input dim at its index, which reads the same as a 0 or as itself); for
+    /// `usize`, a `needs_number` failure when there are any.
+    fn assume(
+        given: &[Condition],
+        entries: &[Option<SymDim>],
+        input: &[Self],
+        conds: Self::Conds,
+    ) -> Result<Self::Conds, Fail>;
 
     /// Known to be this size.
     fn is(self, v: usize) -> bool;
@@ -103,7 +110,12 @@ impl Extent for usize {
         ))
     }
 
-    fn assume(given: &[Condition], conds: ()) -> Result<(), Fail> {
+    fn assume(
+        given: &[Condition],
+        _: &[Option<SymDim>],
+        _: &[usize],
+        conds: (),
+    ) -> Result<(), Fail> {
         match given {
             [] => Ok(conds),
             _ => Err(Fail::whole(
@@ -297,11 +309,21 @@ impl Extent for SymDim {
         Ok(d)
     }
 
-    fn assume(given: &[Condition], conds: Small<Condition>) -> Result<Small<Condition>, Fail> {
+    fn assume(
+        given: &[Condition],
+        entries: &[Option<SymDim>],
+        input: &[SymDim],
+        conds: Small<Condition>,
+    ) -> Result<Small<Condition>, Fail> {
         let mut all: Small<Condition> = given.iter().copied().collect();
-        for c in conds.iter() {
-            if !all.contains(c) {
-                all.push(*c);
+        let sizes = entries.iter().enumerate().filter_map(|(p, d)| {
+            let d = (*d)?;
+            let read_as_size = sym::at_least_one(d) || input.get(p) == Some(&d);
+            (!read_as_size).then(|| Condition::at_most(SymDim::from(1), d))
+        });
+        for c in conds.iter().copied().chain(sizes) {
+            if !all.contains(&c) {
+                all.push(c);
             }
         }
         Ok(all)
@@ -319,6 +341,9 @@ impl Extent for SymDim {
         // As `checked_size`: the non-zero dims are bounded even when a zero makes the size 0.
         let nonzero = product(input.iter().copied().filter(|d| !d.is_zero()));
         let nonzero = nonzero.ok_or_else(input_limit)?;
+        if sym::past_limit(nonzero) {
+            return Err(input_overflow());
+        }
         if !input.iter().any(SymDim::is_zero) {
             // The output has this size: evaluating it checks the bound.
             return Ok(nonzero);
@@ -347,6 +372,15 @@ impl Extent for SymDim {
             Some(slot) => {
                 if known.is_zero() {
                     return Err(infer_fail_sym(slot, known, size));
+                }
+                // A dim that may be 0 leaves -1 undetermined there.
+                for (_, &d) in dims.iter().enumerate().filter(|&(i, _)| Some(i) != infer) {
+                    if !sym::at_least_one(d) {
+                        let c = Condition::at_most(SymDim::from(1), d);
+                        if !conds.contains(&c) {
+                            conds.push(c);
+                        }
+                    }
                 }
                 let q = size / known;
                 if !possible(sym::integer(q), conds) {
@@ -399,7 +433,7 @@ impl Extent for SymDim {
         if d.is_zero() {
             return Err(not_one(d, pos, p));
         }
-        if !possible(sym::unit(d), conds) {
+        if !possible(sym::equals(d, SymDim::from(1)), conds) {
             return Err(not_one(d, pos, p));
         }
         Ok(())
@@ -453,7 +487,7 @@ impl Extent for SymDim {
         }
         // Both outcomes are errors; which one depends on the values only when the products
         // may differ.
-        if z_out > z_in && !matches!(sym::unit(p_out / p_in), Exact::Always) {
+        if z_out > z_in && !matches!(sym::equals(p_out, p_in), Exact::Always) {
             return Err(zero_size_mismatch(slot, z_out, z_in, p_out, p_in));
         }
         Err(zero_size_ambiguous(slot, z_in, z_out))
@@ -482,11 +516,7 @@ fn equal_sizes(
 /// Whether `a == b` for some values of the symbols (zeros are known: symbols are at least 1),
 /// the condition it needs, if any, added to `conds`.
 fn equal(a: SymDim, b: SymDim, conds: &mut Small<Condition>) -> bool {
-    match (a.is_zero(), b.is_zero()) {
-        (true, true) => true,
-        (false, false) => possible(sym::unit(b / a), conds),
-        _ => false,
-    }
+    possible(sym::equals(b, a), conds)
 }
 
 /// Whether `e` holds for some values of the symbols, the condition it needs, if any, added to
@@ -519,8 +549,8 @@ fn input_overflow() -> Fail {
 fn input_limit() -> Fail {
     Fail::whole(
         Rule::SymbolLimit,
-        "the input's dims multiply past the symbolic range (a coefficient past isize::MAX, \
-         more than 4 symbols or a power past 127)",
+        "the input's dims multiply past the symbolic range (a coefficient past i128, more \
+         than 64 terms or a power past 127)",
     )
 }
 

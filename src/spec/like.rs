@@ -226,7 +226,7 @@ impl Like {
         }
         lhs[le..].iter().for_each(|&d| out.push(d));
         let mut conds = E::Conds::default();
-        match E::same_size(out, lhs, &mut conds).and_then(|()| assume::<E>(syms, conds)) {
+        match E::same_size(out, lhs, &mut conds).and_then(|()| assume::<E>(syms, &[], conds)) {
             Ok(conds) => Ok(conds),
             Err(f) => {
                 out.clear();

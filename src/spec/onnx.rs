@@ -169,7 +169,7 @@ fn infer<E: Extent>(
         ));
     }
     let size = E::size(input, &mut out.conds)?;
-    assume::<E>(syms, out.finish(size)?)
+    assume::<E>(syms, input, out.finish(size)?)
 }
 
 #[cfg(test)]

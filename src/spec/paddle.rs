@@ -158,9 +158,9 @@ fn infer<E: Extent>(
         Some(slot) if empty && spec_zero => {
             // The output index is the spec index in Paddle.
             E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
-            assume::<E>(syms, std::mem::take(&mut out.conds))
+            assume::<E>(syms, input, std::mem::take(&mut out.conds))
         }
-        _ => assume::<E>(syms, out.finish(size)?),
+        _ => assume::<E>(syms, input, out.finish(size)?),
     }
 }
 

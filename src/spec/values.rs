@@ -11,7 +11,7 @@ use super::sealed::Int;
 use super::{Extent, ShapeSpec};
 use crate::error::{Fail, Rule};
 use crate::small::Small;
-use crate::sym::{Condition, Entry, ShapeValue, SymDim};
+use crate::sym::{Condition, ShapeValue, SymDim};
 
 /// An integer type spec values can be given in (`i8` to `i64`, `isize`, `u8` to `u64`, `usize`,
 /// and Paddle's [`ShapeItem`]). Values are converted with `TryFrom`: a value that does not fit
@@ -206,10 +206,14 @@ pub(crate) fn lit<E: Extent>(syms: Syms<'_>, p: usize, v: i64) -> Result<E, Fail
 
 /// The inference's conditions `conds`, after those of the list's shape value.
 #[inline(always)]
-pub(crate) fn assume<E: Extent>(syms: Syms<'_>, conds: E::Conds) -> Result<E::Conds, Fail> {
+pub(crate) fn assume<E: Extent>(
+    syms: Syms<'_>,
+    input: &[E],
+    conds: E::Conds,
+) -> Result<E::Conds, Fail> {
     match syms {
         None => Ok(conds),
-        Some(s) => E::assume(&s.conditions, conds),
+        Some(s) => E::assume(&s.conditions, &s.dims, input, conds),
     }
 }
 
@@ -264,15 +268,15 @@ impl SpecList {
         }
         let mut vals = Small::with_capacity(entries.len());
         let mut dims = Vec::with_capacity(entries.len());
-        for e in entries {
-            match *e {
-                Entry::Int(x) => {
+        for &e in entries {
+            match e.constant() {
+                Some(x) => {
                     vals.push(x);
                     dims.push(None);
                 }
-                Entry::Sym(d) => {
+                None => {
                     vals.push(1);
-                    dims.push(Some(d));
+                    dims.push(Some(e));
                 }
             }
         }

@@ -1,24 +1,23 @@
-//! The shape operations on [`ShapeValue`]s, with each framework's semantics: ONNX `Gather`,
-//! `Slice`, `Concat`, `Unsqueeze`, `Squeeze`, `Mul`, `Div`, and Paddle's `stack` and
-//! `floor_divide`. Arithmetic on symbolic entries is exact or carries the [`Condition`] it
-//! needs; it never rounds.
+//! The structural shape operations on [`ShapeValue`]s, with each framework's semantics: ONNX
+//! `Gather`, `Slice`, `Concat`, `Unsqueeze`, `Squeeze`, and Paddle's `stack`. The arithmetic is
+//! in `arith`.
 
 use std::fmt;
 
-use super::value::{add, joined, Entry};
-use super::{integer, Condition, Exact, ShapeValue, SymDim};
+use super::value::{joined, sizes};
+use super::ShapeValue;
 use crate::error::{Dialect, Fail, ReshapeError, Rule};
 
 /// The operation in a shape-op error: its name and its operands as written.
-struct Op<'a> {
-    name: &'static str,
-    operands: &'a [&'a dyn fmt::Display],
+pub(super) struct Op<'a> {
+    pub(super) name: &'static str,
+    pub(super) operands: &'a [&'a dyn fmt::Display],
 }
 
 impl Op<'_> {
     #[cold]
     #[inline(never)]
-    fn fail(&self, rule: Rule, operand: Option<usize>, detail: String) -> ReshapeError {
+    pub(super) fn fail(&self, rule: Rule, operand: Option<usize>, detail: String) -> ReshapeError {
         let args: Vec<String> = self.operands.iter().map(|o| o.to_string()).collect();
         let written = format!("{}({})", self.name, args.join(", "));
         Fail::new(rule, operand, detail).attach_no_input(Dialect::ShapeOp, written)
@@ -62,13 +61,13 @@ impl ShapeValue {
         let n = self.entries.len();
         let mut out = Vec::with_capacity(indices.entries.len());
         for e in &indices.entries {
-            let i = match *e {
-                Entry::Int(i) => i,
-                Entry::Sym(d) => {
+            let i = match e.constant() {
+                Some(i) => i,
+                None => {
                     return Err(op.fail(
                         Rule::NeedsNumber,
                         Some(1),
-                        format!("the index {d} is symbolic"),
+                        format!("the index {e} is symbolic"),
                     ))
                 }
             };
@@ -90,6 +89,7 @@ impl ShapeValue {
             scalar: indices.scalar,
             entries: out,
             conditions: joined(&[self, indices]),
+            sizes: sizes(&[self, indices]),
         })
     }
 
@@ -146,6 +146,7 @@ impl ShapeValue {
         }
         let mut v = ShapeValue::vector(out);
         v.conditions.clone_from(&self.conditions);
+        v.sizes.clone_from(&self.sizes);
         Ok(v)
     }
 
@@ -177,7 +178,9 @@ impl ShapeValue {
         }
         let entries = values.iter().flat_map(|v| v.entries.iter().copied());
         let mut v = ShapeValue::vector(entries.collect());
-        v.conditions = joined(&values.iter().collect::<Vec<_>>());
+        let all: Vec<&ShapeValue> = values.iter().collect();
+        v.conditions = joined(&all);
+        v.sizes = sizes(&all);
         Ok(v)
     }
 
@@ -285,121 +288,8 @@ impl ShapeValue {
         Ok(v)
     }
 
-    /// ONNX `Mul` (Paddle `multiply`): entry by entry, with broadcasting (a 0-D value or a
-    /// single entry against any length).
-    ///
-    /// # Errors
-    ///
-    /// [`LengthMismatch`](ReshapeError::LengthMismatch) for lengths that do not broadcast,
-    /// [`Overflow`](ReshapeError::Overflow) past `i64`,
-    /// [`NeedsNumber`](ReshapeError::NeedsNumber) for a negative number times a symbolic size,
-    /// [`SymbolLimit`](ReshapeError::SymbolLimit) past the symbolic range.
-    ///
-    /// ```
-    /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(12)]);
-    /// assert_eq!(v.mul(&ShapeValue::scalar(64))?.to_string(), "[64*B, 768]");
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn mul(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
-            name: "mul",
-            operands: &[self, other],
-        };
-        self.zip(other, &op, |a, b| match (a, b) {
-            (Entry::Int(x), Entry::Int(y)) => x
-                .checked_mul(y)
-                .map(|v| (Entry::Int(v), None))
-                .ok_or_else(|| (Rule::Overflow, format!("{x} * {y} overflows i64"))),
-            (Entry::Int(0), Entry::Sym(_)) | (Entry::Sym(_), Entry::Int(0)) => {
-                Ok((Entry::Int(0), None))
-            }
-            (Entry::Int(k), Entry::Sym(d)) | (Entry::Sym(d), Entry::Int(k)) if k < 0 => {
-                Err(negative(k, d))
-            }
-            (a, b) => sym_result(as_sym(a) * as_sym(b)).map(|e| (e, None)),
-        })
-    }
-
-    /// ONNX `Div` on integers: entry by entry with broadcasting, truncating toward zero. On
-    /// symbolic entries the quotient is exact, or holds under the condition that it is an
-    /// integer (`T % 2 == 0`), which joins [`conditions`](Self::conditions).
-    ///
-    /// # Errors
-    ///
-    /// [`DivisionByZero`](ReshapeError::DivisionByZero),
-    /// [`InexactDivision`](ReshapeError::InexactDivision) for a symbolic quotient that is an
-    /// integer for no value of the symbols, [`Overflow`](ReshapeError::Overflow)
-    /// (`i64::MIN / -1`), [`NeedsNumber`](ReshapeError::NeedsNumber) for a negative number
-    /// with a symbolic size, and as for [`mul`](Self::mul).
-    ///
-    /// ```
-    /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// let n = ShapeValue::from(SymDim::from(64) * SymDim::sym("B"));
-    /// assert_eq!(n.div(&ShapeValue::scalar(64))?, ShapeValue::from(SymDim::sym("B")));
-    /// assert_eq!(ShapeValue::scalar(-7).div(&ShapeValue::scalar(2))?, ShapeValue::scalar(-3));
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn div(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        self.divide(other, "div", false)
-    }
-
-    /// Paddle `floor_divide` (NumPy `//`): as [`div`](Self::div), rounding toward negative
-    /// infinity on integers.
-    ///
-    /// # Errors
-    ///
-    /// As for [`div`](Self::div).
-    ///
-    /// ```
-    /// use ndarray_reshape::ShapeValue;
-    /// assert_eq!(ShapeValue::scalar(-7).floor_div(&ShapeValue::scalar(2))?, ShapeValue::scalar(-4));
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn floor_div(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        self.divide(other, "floor_div", true)
-    }
-
-    fn divide(
-        &self,
-        other: &ShapeValue,
-        name: &'static str,
-        floor: bool,
-    ) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
-            name,
-            operands: &[self, other],
-        };
-        self.zip(other, &op, |a, b| match (a, b) {
-            (_, Entry::Int(0)) => Err((Rule::DivisionByZero, format!("{a} / 0"))),
-            (Entry::Int(x), Entry::Int(y)) => {
-                let q = x
-                    .checked_div(y)
-                    .ok_or_else(|| (Rule::Overflow, format!("{x} / {y} overflows i64")))?;
-                let down = floor && x % y != 0 && ((x < 0) != (y < 0));
-                Ok((Entry::Int(if down { q - 1 } else { q }), None))
-            }
-            (Entry::Int(0), Entry::Sym(_)) => Ok((Entry::Int(0), None)),
-            (Entry::Int(k), Entry::Sym(d)) | (Entry::Sym(d), Entry::Int(k)) if k < 0 => {
-                Err(negative(k, d))
-            }
-            (a, b) => {
-                let q = as_sym(a) / as_sym(b);
-                let e = sym_result(q)?;
-                match integer(q) {
-                    Exact::Always => Ok((e, None)),
-                    Exact::Sometimes(c) => Ok((e, Some(c))),
-                    Exact::Never => Err((
-                        Rule::InexactDivision,
-                        format!("{a} / {b} is an integer for no value of the symbols"),
-                    )),
-                }
-            }
-        })
-    }
-
     /// The 1-D value of one entry of a 0-D value (itself when 1-D).
-    fn as_vector(&self) -> ShapeValue {
+    pub(super) fn as_vector(&self) -> ShapeValue {
         let mut v = self.clone();
         v.scalar = false;
         v
@@ -415,73 +305,4 @@ impl ShapeValue {
         }
         Ok(())
     }
-
-    /// `f` entry by entry with broadcasting (0-D, or one entry, against any length); the
-    /// result is 0-D when both are. The conditions are both operands' and `f`'s.
-    fn zip(
-        &self,
-        other: &ShapeValue,
-        op: &Op<'_>,
-        f: impl Fn(Entry, Entry) -> Result<(Entry, Option<Condition>), (Rule, String)>,
-    ) -> Result<ShapeValue, ReshapeError> {
-        let (m, n) = (self.entries.len(), other.entries.len());
-        let len = match (m, n) {
-            _ if m == n => m,
-            (1, _) => n,
-            (_, 1) => m,
-            _ => {
-                return Err(op.fail(
-                    Rule::LengthMismatch,
-                    Some(1),
-                    format!("lengths {m} and {n} do not broadcast"),
-                ))
-            }
-        };
-        let mut out = ShapeValue {
-            scalar: self.scalar && other.scalar,
-            entries: Vec::with_capacity(len),
-            conditions: joined(&[self, other]),
-        };
-        for i in 0..len {
-            let a = self.entries[if m == 1 { 0 } else { i }];
-            let b = other.entries[if n == 1 { 0 } else { i }];
-            let (e, c) = f(a, b).map_err(|(rule, detail)| op.fail(rule, Some(1), detail))?;
-            out.entries.push(e);
-            if let Some(c) = c {
-                add(&mut out.conditions, c);
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// A known integer `k >= 0` or a symbolic entry as a [`SymDim`].
-fn as_sym(e: Entry) -> SymDim {
-    match e {
-        // `k >= 0` here: the callers deal with negative numbers first.
-        Entry::Int(k) => SymDim::from(k as usize),
-        Entry::Sym(d) => d,
-    }
-}
-
-/// A symbolic result as an entry, or the failure of a product past the symbolic range.
-fn sym_result(d: SymDim) -> Result<Entry, (Rule, String)> {
-    if !d.is_valid() {
-        return Err((
-            Rule::SymbolLimit,
-            "the result passes the symbolic range (a coefficient past isize::MAX, more than 4 \
-             symbols or a power past 127)"
-                .into(),
-        ));
-    }
-    Ok(Entry::of(d))
-}
-
-/// The failure of a negative number met with a symbolic size (whose result has no sign a
-/// [`SymDim`] can hold).
-fn negative(k: i64, d: SymDim) -> (Rule, String) {
-    (
-        Rule::NeedsNumber,
-        format!("the negative {k} meets the symbolic {d}; symbolic entries are sizes"),
-    )
 }

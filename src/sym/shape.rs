@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use super::{quotient, Quotient, SymDim};
+use super::eval::{atom_at_least_one, bounds, value, NoValue};
+use super::expr::{gcd, Poly, Rat};
+use super::SymDim;
 use crate::dims::LIMIT;
 use crate::small::Small;
 
@@ -15,14 +17,15 @@ enum Kind {
     Divides,
     /// `lhs == rhs`.
     Equals,
-    /// `lhs <= rhs`: a zero-size input's non-zero dims stay within `isize::MAX`.
+    /// `lhs <= rhs`: a size within `isize::MAX`, a graph's intermediate within `i64`, an entry
+    /// of a spec at least 1.
     AtMost,
 }
 
 /// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
-/// whose division is exact only for some values) or `N == 3` (sizes that agree only for some
-/// values). Both sides are products with integer coefficients. `Display` writes it as a
-/// boolean expression a converter can put in a runtime assert.
+/// whose division is exact only for some values), `N == 3` (sizes that agree only for some
+/// values), `1024*B <= 9223372036854775807` (a graph's int64 arithmetic that would wrap past
+/// it). `Display` writes it as a boolean expression a converter can put in a runtime assert.
 ///
 /// ```
 /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
@@ -43,7 +46,7 @@ pub struct Condition {
 impl Condition {
     /// `value` is an integer: its numerator side divisible by its denominator side.
     pub(crate) fn integer(value: SymDim) -> Condition {
-        let (lhs, rhs) = value.sides();
+        let (lhs, rhs) = sides(value);
         Condition {
             kind: Kind::Divides,
             lhs,
@@ -51,9 +54,13 @@ impl Condition {
         }
     }
 
-    /// `ratio == 1`, written as its numerator side equal to its denominator side.
-    pub(crate) fn unit(ratio: SymDim) -> Condition {
-        let (lhs, rhs) = ratio.sides();
+    /// `a == b`, written with the positive terms of their difference on the left and the
+    /// negative ones on the right, divided by their common factor.
+    pub(crate) fn equal(a: SymDim, b: SymDim) -> Condition {
+        let (lhs, rhs) = match (a - b).poly() {
+            Some(d) => balanced(&d),
+            None => (a, b),
+        };
         Condition {
             kind: Kind::Equals,
             lhs,
@@ -61,19 +68,23 @@ impl Condition {
         }
     }
 
-    /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
-    /// (ndarray's bound, which a zero dim does not lift).
-    pub(crate) fn within_limit(product: SymDim) -> Condition {
+    /// `a <= b`.
+    pub(crate) fn at_most(a: SymDim, b: SymDim) -> Condition {
         Condition {
             kind: Kind::AtMost,
-            lhs: product,
-            rhs: SymDim::from(LIMIT),
+            lhs: a,
+            rhs: b,
         }
     }
 
+    /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
+    /// (ndarray's bound, which a zero dim does not lift).
+    pub(crate) fn within_limit(product: SymDim) -> Condition {
+        Condition::at_most(product, SymDim::from(LIMIT))
+    }
+
     /// Whether the condition holds under `bindings`; `None` when a symbol is unbound (or bound
-    /// to 0: symbols are sizes of at least 1). Exact for every binding, sides past `isize::MAX`
-    /// or 128 bits included.
+    /// to 0: symbols are sizes of at least 1), or a side's value passes `i128` on the way.
     ///
     /// ```
     /// use ndarray_reshape::{SymDim, Onnx, ShapeSpec};
@@ -84,28 +95,140 @@ impl Condition {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
-        if self.kind == Kind::AtMost {
-            // An integral product against the number `LIMIT`.
-            let q = quotient(self.lhs, SymDim::from(1), bindings)?;
-            return Some(matches!(q, Quotient::Integer(Some(v)) if v <= LIMIT as u128));
+        let (l, r) = (value(self.lhs, bindings), value(self.rhs, bindings));
+        match self.kind {
+            Kind::AtMost => match (l, r) {
+                (Ok(l), Ok(r)) => Some(l <= r),
+                // Past i128 with a side that is never negative: past any bound of i128.
+                (Err(NoValue::Overflow), Ok(_)) if non_negative(self.lhs) => Some(false),
+                (Ok(_), Err(NoValue::Overflow)) if non_negative(self.rhs) => Some(true),
+                _ => None,
+            },
+            Kind::Equals => Some(l.ok()? == r.ok()?),
+            Kind::Divides => {
+                let (l, r) = (l.ok()?, r.ok()?);
+                if r.num == 0 {
+                    return None;
+                }
+                Some(l.div(r).is_some_and(|q| q.is_int()))
+            }
         }
-        // The right side is a denominator side (never 0), so the quotient is defined.
-        let q = quotient(self.lhs, self.rhs, bindings)?;
-        Some(match self.kind {
-            Kind::Divides => q != Quotient::Fraction,
-            Kind::Equals | Kind::AtMost => q == Quotient::Integer(Some(1)),
-        })
     }
+}
+
+fn non_negative(d: SymDim) -> bool {
+    bounds(d).lo.is_some_and(|l| l >= Rat::ZERO)
 }
 
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            Kind::Divides => write!(f, "{} % {} == 0", self.lhs, self.rhs),
+            Kind::Divides => write!(f, "{} % {} == 0", paren(self.lhs), paren(self.rhs)),
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
             Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
         }
     }
+}
+
+/// `d` in parentheses when it is a sum or a floor (an operand of `%`).
+fn paren(d: SymDim) -> String {
+    let s = d.to_string();
+    match s.contains(' ') {
+        true => format!("({s})"),
+        false => s,
+    }
+}
+
+/// The numerator and denominator sides of `q`: `q = up / down`, `up` integral, `down` the
+/// least common denominator of its coefficients times its negative powers.
+fn sides(q: SymDim) -> (SymDim, SymDim) {
+    let Some(p) = q.poly() else {
+        return (q, SymDim::from(1));
+    };
+    let mut den: i128 = 1;
+    let mut neg: Vec<(u32, i32)> = Vec::new();
+    for (m, c) in &p.terms {
+        let g = gcd(den as u128, c.den as u128) as i128;
+        den = (den / g).saturating_mul(c.den);
+        for &(id, e) in m.iter().filter(|f| f.1 < 0) {
+            match neg.iter_mut().find(|f| f.0 == id) {
+                Some(f) => f.1 = f.1.max(-e),
+                None => neg.push((id, -e)),
+            }
+        }
+    }
+    neg.sort_unstable();
+    let down = Poly {
+        terms: vec![(neg, Rat::int(den))],
+    };
+    let down = SymDim::of_poly(Some(down));
+    (q * down, down)
+}
+
+/// `d == 0` written as the positive terms against the negated negative ones, divided by the
+/// integer content of the terms.
+fn balanced(d: &Poly) -> (SymDim, SymDim) {
+    let g = match d.terms.iter().all(|(_, c)| c.is_int()) {
+        true => d
+            .terms
+            .iter()
+            .fold(0u128, |g, (_, c)| gcd(g, c.num.unsigned_abs()))
+            .max(1) as i128,
+        false => 1,
+    };
+    // A factor of every term that is never 0 (a symbol) divides out.
+    let common: Vec<(u32, i32)> = d.terms.first().map_or(Vec::new(), |(m0, _)| {
+        m0.iter()
+            .filter_map(|&(id, _)| {
+                let e = d
+                    .terms
+                    .iter()
+                    .map(|(m, _)| m.iter().find(|f| f.0 == id).map_or(0, |f| f.1))
+                    .min()?;
+                (e > 0 && atom_at_least_one(id)).then_some((id, e))
+            })
+            .collect()
+    });
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    for (m, c) in &d.terms {
+        let m: Vec<(u32, i32)> = m
+            .iter()
+            .map(|&(id, e)| (id, e - common.iter().find(|f| f.0 == id).map_or(0, |f| f.1)))
+            .filter(|f| f.1 != 0)
+            .collect();
+        let m = &m;
+        let c = Rat::new(c.num, c.den.saturating_mul(g)).unwrap_or(*c);
+        match c.num > 0 {
+            true => up.push((m.clone(), c)),
+            false => down.push((m.clone(), c.neg().unwrap_or(c))),
+        }
+    }
+    (
+        SymDim::of_poly(Some(Poly { terms: up })),
+        SymDim::of_poly(Some(Poly { terms: down })),
+    )
+}
+
+/// Whether `d` is never 0: its constant is not a multiple of the common divisor of its other
+/// coefficients (each term an integer for every value).
+pub(crate) fn never_zero(d: SymDim) -> bool {
+    let Some(p) = d.poly() else {
+        return false;
+    };
+    if !p
+        .terms
+        .iter()
+        .all(|(m, c)| c.is_int() && m.iter().all(|f| f.1 > 0))
+    {
+        return false;
+    }
+    let c0 = p.constant_term();
+    let g = p
+        .terms
+        .iter()
+        .filter(|(m, _)| !m.is_empty())
+        .fold(0u128, |g, (_, c)| gcd(g, c.num.unsigned_abs()));
+    g > 1 && c0 % g as i128 != 0
 }
 
 /// The result of [`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic): the output
@@ -192,8 +315,7 @@ impl fmt::Display for SymShape {
     }
 }
 
-/// Why a quotient `q = size / known` is or is not an integer: exactly, under a condition, or
-/// for no value of the symbols.
+/// Whether a quotient or an equation holds for every, some or no values of the symbols.
 pub(crate) enum Exact {
     Always,
     Sometimes(Condition),
@@ -202,33 +324,31 @@ pub(crate) enum Exact {
 
 /// Whether `q` is an integer for every, some or no values of its symbols (each at least 1).
 pub(crate) fn integer(q: SymDim) -> Exact {
-    if q.is_integral() {
+    let Some(p) = q.poly() else {
+        return Exact::Never;
+    };
+    if p.is_integral() || p.as_constant().is_some_and(|c| c.is_int()) {
         return Exact::Always;
     }
-    // A symbol with a positive power can absorb any denominator. Without one, the smallest
-    // choice (every symbol 1) leaves `num / den`, which must be an integer already.
-    if q.has_positive() || q.den == 1 {
-        return Exact::Sometimes(Condition::integer(q));
+    match p.terms.as_slice() {
+        // A fraction without atoms, or one over atoms only: `c / (d*M)` with `c/d` reduced is
+        // an integer only when `d*M` divides `c`, so `d` must be 1.
+        [(m, c)] if m.iter().all(|f| f.1 < 0) && c.den != 1 => Exact::Never,
+        _ => Exact::Sometimes(Condition::integer(q)),
     }
-    Exact::Never
 }
 
-/// Whether `r` (a ratio of two sizes) equals 1 for every, some or no values of its symbols.
-pub(crate) fn unit(r: SymDim) -> Exact {
-    if r == SymDim::from(1) {
+/// Whether `a == b` for every, some or no values of the symbols.
+pub(crate) fn equals(a: SymDim, b: SymDim) -> Exact {
+    let d = a - b;
+    if !d.is_valid() {
+        return Exact::Never;
+    }
+    if d.is_zero() {
         return Exact::Always;
     }
-    if !r.is_symbolic() {
+    if bounds(d).excludes_zero() || never_zero(d) {
         return Exact::Never;
     }
-    // `num * P == den * Q` with every symbol at least 1: impossible when one side has no
-    // symbols and is smaller than the other side's coefficient, or does not divide into it.
-    let (up, down) = r.sides();
-    let impossible = |fixed: &SymDim, free: &SymDim| {
-        !fixed.is_symbolic() && (fixed.num < free.num || fixed.num % free.num != 0)
-    };
-    if impossible(&up, &down) || impossible(&down, &up) {
-        return Exact::Never;
-    }
-    Exact::Sometimes(Condition::unit(r))
+    Exact::Sometimes(Condition::equal(a, b))
 }

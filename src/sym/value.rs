@@ -4,34 +4,7 @@
 use std::fmt;
 
 use super::{Condition, SymDim};
-
-/// One entry: an integer (a dim or a dialect's code such as `-1`), or a symbolic size.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum Entry {
-    Int(i64),
-    /// Has symbols (a known value is always an `Int`); may be invalid past the symbolic range.
-    Sym(SymDim),
-}
-
-impl Entry {
-    /// `d` as an entry: an `Int` when it is a known integer.
-    pub(super) fn of(d: SymDim) -> Entry {
-        match d.known() {
-            // `known` is at most `isize::MAX`, so it fits.
-            Some(k) => Entry::Int(k as i64),
-            None => Entry::Sym(d),
-        }
-    }
-}
-
-impl fmt::Display for Entry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Entry::Int(v) => write!(f, "{v}"),
-            Entry::Sym(d) => write!(f, "{d}"),
-        }
-    }
-}
+use std::hash::{Hash, Hasher};
 
 /// The value a shape subgraph computes: a 0-D or 1-D integer tensor whose entries are integers
 /// (including the dialects' codes, `-1` and `0`) or [`SymDim`]s, with the [`Condition`]s its
@@ -39,12 +12,16 @@ impl fmt::Display for Entry {
 /// [`Like`](crate::Like) take one wherever they take a list; symbolic inference then runs on it
 /// as on a literal spec, and its conditions join the result's.
 ///
-/// The operations follow the frameworks (the ONNX operator and the Paddle op named on each).
-/// A symbolic entry stands for a size of at least 1, so a division of one is exact
-/// (`64*B / 64 = B`), holds under a condition that travels with the value (`T / 2` if
-/// `T % 2 == 0`), or is an error; it never rounds. Every misuse is a [`ReshapeError`](crate::ReshapeError) naming the
-/// operation and its operands: an index out of range, a zero step, a rank above 1, lengths that
-/// do not broadcast, a division by zero, an overflow, a symbolic entry where a number is needed.
+/// The operations follow the frameworks (the ONNX operator and the Paddle op named on each),
+/// on integers exactly as the graph computes them: the graph's integer division is a floor on
+/// sizes (`T // 2`, represented as one, never assumed divisible), ONNX's `Div` truncates,
+/// `Mod` takes the divisor's sign. Where a symbolic result could pass the range of `i64` for
+/// some value of the symbols (where the graph's own arithmetic would wrap), the value carries
+/// the bound as a condition (`1024*B <= 9223372036854775807`), unless the shapes it was read
+/// from bound it already (a tensor's elements number at most `isize::MAX`). Every misuse is a
+/// [`ReshapeError`](crate::ReshapeError) naming the operation and its operands: an index out of
+/// range, a zero step, a rank above 1, lengths that do not broadcast, a division by zero, an
+/// overflow, a symbolic entry where a number is needed.
 ///
 /// PyTorch's `x.view(x.size(0), -1, 64)`, as exported (`Shape -> Gather -> Unsqueeze ->
 /// Concat`):
@@ -71,18 +48,40 @@ impl fmt::Display for Entry {
 /// let b = ShapeValue::shape_of(&x).slice(0, 1, 1)?.squeeze(0)?;
 /// let half = b.floor_div(&ShapeValue::scalar(2))?;
 /// let shape = ShapeValue::stack(&[half, ShapeValue::scalar(-1), ShapeValue::scalar(96)])?;
-/// assert_eq!(shape.to_string(), "[B/2, -1, 96] if B % 2 == 0");
+/// assert_eq!(shape.to_string(), "[B // 2, -1, 96]");
 /// let out = Paddle::new(&shape).infer_symbolic(&x)?;
 /// assert_eq!(out.eval(&[("B", 4)]), Some(vec![2, 6272, 96]));
-/// assert_eq!(out.eval(&[("B", 3)]), None); // B // 2 is not B/2 for odd B
+/// assert_eq!(out.eval(&[("B", 3)]), Some(vec![1, 9408, 96]));
+/// // The -1 is an exact quotient, under the condition that it is one:
+/// assert_eq!(out.conditions()[1].to_string(), "3136*B % (B // 2) == 0");
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Clone)]
 pub struct ShapeValue {
     /// 0-D (one entry) or 1-D.
     pub(super) scalar: bool,
-    pub(super) entries: Vec<Entry>,
+    pub(super) entries: Vec<SymDim>,
     pub(super) conditions: Vec<Condition>,
+    /// Sizes known to be at most `isize::MAX` (the element counts of the tensors whose shapes
+    /// the value was read from): what bounds its arithmetic within `i64`. Knowledge, not part
+    /// of the value: equality ignores it.
+    pub(super) sizes: Vec<SymDim>,
+}
+
+impl PartialEq for ShapeValue {
+    fn eq(&self, o: &ShapeValue) -> bool {
+        (self.scalar, &self.entries, &self.conditions) == (o.scalar, &o.entries, &o.conditions)
+    }
+}
+
+impl Eq for ShapeValue {}
+
+impl Hash for ShapeValue {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        (self.scalar, &self.entries, &self.conditions).hash(h)
+    }
 }
 
 impl ShapeValue {
@@ -94,7 +93,21 @@ impl ShapeValue {
     /// assert_eq!(v.to_string(), "[N, 3]");
     /// ```
     pub fn shape_of(dims: &[SymDim]) -> ShapeValue {
-        ShapeValue::vector(dims.iter().map(|&d| Entry::of(d)).collect())
+        let mut v = ShapeValue::vector(dims.to_vec());
+        // A tensor's non-zero dims multiply to at most isize::MAX.
+        if dims
+            .iter()
+            .all(|&d| d.known().is_some() || super::at_least_one(d))
+        {
+            let size = dims
+                .iter()
+                .filter(|d| !d.is_zero())
+                .fold(SymDim::from(1), |p, &d| p * d);
+            if size.is_symbolic() {
+                v.sizes.push(size);
+            }
+        }
+        v
     }
 
     /// A 0-D integer (an ONNX scalar constant, Paddle's `full` with shape `[]`).
@@ -106,17 +119,33 @@ impl ShapeValue {
     pub fn scalar(v: i64) -> ShapeValue {
         ShapeValue {
             scalar: true,
-            entries: vec![Entry::Int(v)],
+            entries: vec![SymDim::int(v)],
             conditions: Vec::new(),
+            sizes: Vec::new(),
         }
     }
 
-    pub(super) fn vector(entries: Vec<Entry>) -> ShapeValue {
+    pub(super) fn vector(entries: Vec<SymDim>) -> ShapeValue {
         ShapeValue {
             scalar: false,
             entries,
             conditions: Vec::new(),
+            sizes: Vec::new(),
         }
+    }
+
+    /// The entries: numbers (codes such as `-1` included) and symbolic dims, one for a
+    /// scalar. [`ShapeValue::shape_of`] builds a value from them again.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::concat(&[ShapeValue::shape_of(&[SymDim::sym("B")]), ShapeValue::from(vec![-1])])?;
+    /// assert_eq!(v.entries(), &[SymDim::sym("B"), SymDim::int(-1)]);
+    /// assert_eq!(ShapeValue::shape_of(v.entries()), v);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn entries(&self) -> &[SymDim] {
+        &self.entries
     }
 
     /// The rank: 0 for a scalar, 1 for a vector.
@@ -150,14 +179,15 @@ impl ShapeValue {
         self.entries.is_empty()
     }
 
-    /// The conditions on the symbols under which the value is what the graph computes (from
-    /// divisions that are exact only for some values of the symbols).
+    /// The conditions on the symbols under which the value is what the graph computes: bounds
+    /// within which its int64 arithmetic does not wrap.
     ///
     /// ```
     /// use ndarray_reshape::{ShapeValue, SymDim};
     /// let t = ShapeValue::from(SymDim::sym("T"));
-    /// let half = t.div(&ShapeValue::scalar(2))?;
-    /// assert_eq!(half.conditions()[0].to_string(), "T % 2 == 0");
+    /// assert!(t.floor_div(&ShapeValue::scalar(2))?.conditions().is_empty());
+    /// let big = t.mul(&ShapeValue::scalar(1 << 62))?;
+    /// assert_eq!(big.conditions()[0].to_string(), "4611686018427387904*T <= 9223372036854775807");
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn conditions(&self) -> &[Condition] {
@@ -182,18 +212,11 @@ impl ShapeValue {
         {
             return None;
         }
-        self.entries
-            .iter()
-            .map(|e| match e {
-                Entry::Int(v) => Some(*v),
-                // At most `isize::MAX`, so it fits.
-                Entry::Sym(d) => d.eval(bindings).map(|v| v as i64),
-            })
-            .collect()
+        self.entries.iter().map(|d| d.eval_int(bindings)).collect()
     }
 
     /// The entries and the conditions, for conversion into a spec.
-    pub(crate) fn parts(&self) -> (bool, &[Entry], &[Condition]) {
+    pub(crate) fn parts(&self) -> (bool, &[SymDim], &[Condition]) {
         (self.scalar, &self.entries, &self.conditions)
     }
 }
@@ -207,6 +230,17 @@ pub(super) fn joined(values: &[&ShapeValue]) -> Vec<Condition> {
     out
 }
 
+/// The known sizes of `values`, each once.
+pub(super) fn sizes(values: &[&ShapeValue]) -> Vec<SymDim> {
+    let mut out: Vec<SymDim> = Vec::new();
+    for s in values.iter().flat_map(|v| v.sizes.iter()) {
+        if !out.contains(s) {
+            out.push(*s);
+        }
+    }
+    out
+}
+
 pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
     if !conds.contains(&c) {
         conds.push(c);
@@ -216,7 +250,7 @@ pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
 impl fmt::Display for ShapeValue {
     /// `[B, -1, 64]` (1-D) or `B` (0-D), then ` if ` and the conditions.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let entries: Vec<String> = self.entries.iter().map(Entry::to_string).collect();
+        let entries: Vec<String> = self.entries.iter().map(SymDim::to_string).collect();
         match self.scalar {
             true => f.write_str(&entries.join(", "))?,
             false => write!(f, "[{}]", entries.join(", "))?,
@@ -256,7 +290,7 @@ impl From<Vec<i64>> for ShapeValue {
 /// ```
 impl From<&[i64]> for ShapeValue {
     fn from(v: &[i64]) -> Self {
-        ShapeValue::vector(v.iter().map(|&x| Entry::Int(x)).collect())
+        ShapeValue::vector(v.iter().map(|&x| SymDim::int(x)).collect())
     }
 }
 
@@ -283,8 +317,9 @@ impl From<SymDim> for ShapeValue {
     fn from(d: SymDim) -> Self {
         ShapeValue {
             scalar: true,
-            entries: vec![Entry::of(d)],
+            entries: vec![d],
             conditions: Vec::new(),
+            sizes: Vec::new(),
         }
     }
 }

@@ -6,7 +6,7 @@
 use ndarray::ArrayViewD;
 use ndarray_reshape::{
     layout::resolve_order, Explanation, GroupKind, Order, ReshapeError, ReshapeExt, ShapeSpec,
-    SymDim, MAX_SYMBOLS,
+    SymDim,
 };
 
 /// The input's elements in the reading order (`order` resolved for the input's layout).
@@ -257,9 +257,8 @@ pub fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<SymDim>, Vec<
     (dims, names)
 }
 
-/// `spec` on `input` with the symbols of [`symbolize`]: `Ok(true)` when checked, `Ok(false)`
-/// when the input holds more symbols than one product may (then only "no panic" is checked),
-/// `Err` naming any disagreement:
+/// `spec` on `input` with the symbols of [`symbolize`]: `Ok(true)` when checked (always: a dim
+/// holds any number of symbols), `Err` naming any disagreement:
 ///
 /// - completeness: where the concrete `infer_shape` succeeds, `infer_symbolic` succeeds and
 ///   evaluates under the binding to the same shape (its conditions hold);
@@ -275,9 +274,6 @@ pub fn check_symbolic<P: ShapeSpec + ?Sized>(
     let (dims, names) = symbolize(input, mask, shared);
     let symbolic = spec.infer_symbolic(&dims);
     let lowered = spec.to_onnx_symbolic(&dims);
-    if names.len() > MAX_SYMBOLS {
-        return Ok(false);
-    }
     let bind: Vec<(&str, usize)> = names.iter().map(|(n, v)| (n.as_str(), *v)).collect();
     let concrete = spec.infer_shape(input);
     let evaluated = symbolic.as_ref().ok().map(|r| r.eval(&bind));

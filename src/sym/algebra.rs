@@ -1,0 +1,401 @@
+//! Exact quotients, floors, remainders, minima, maxima, comparisons and selections of
+//! [`SymDim`]s, each in canonical form: what the symbols' bounds decide is decided, exact
+//! divisions cancel, and a floor's numerator is reduced modulo its divisor.
+
+use super::eval::bounds;
+use super::expr::{gcd, Atom, Mono, Poly, Rat};
+use super::SymDim;
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+
+/// `a / b` exactly: by a constant or a single term, a product with the inverse; by a sum, the
+/// multiple when `a` is one, else a product with the sum's inverse.
+pub(super) fn quotient(a: &Poly, b: &Poly) -> SymDim {
+    if b.is_zero() {
+        return SymDim::INVALID;
+    }
+    if let [(m, c)] = b.terms.as_slice() {
+        let inv: Mono = m.iter().map(|&(id, e)| (id, -e)).collect();
+        let Some(k) = c.recip() else {
+            return SymDim::INVALID;
+        };
+        let inv = Poly {
+            terms: vec![(inv, k)],
+        };
+        return SymDim::of_poly(a.mul(&inv));
+    }
+    // A multiple of the sum: compare with the ratio of the first terms.
+    let k = a
+        .terms
+        .first()
+        .zip(b.terms.first())
+        .and_then(|((_, x), (_, y))| x.div(*y));
+    if let Some(k) = k {
+        if b.scale(k).as_ref() == Some(a) {
+            return SymDim::of_poly(Some(Poly::constant(k)));
+        }
+    }
+    let group = SymDim::of_poly(Some(b.clone()));
+    match super::expr::intern(super::expr::Node::Atom(Atom::Group(group))) {
+        Some(id) => SymDim::of_poly(a.mul(&Poly {
+            terms: vec![(vec![(id, -1)], Rat::ONE)],
+        })),
+        None => SymDim::INVALID,
+    }
+}
+
+/// The failure of a symbolic operation, written as `name(a, b)`.
+#[cold]
+fn fail(rule: Rule, name: &str, a: SymDim, b: SymDim, detail: String) -> ReshapeError {
+    Fail::new(rule, Some(1), detail).attach_no_input(Dialect::ShapeOp, format!("{name}({a}, {b})"))
+}
+
+/// Both operands valid and the divisor non-zero, or the error.
+fn check_division(name: &str, a: SymDim, b: SymDim) -> Result<(Poly, Poly), ReshapeError> {
+    let (Some(p), Some(q)) = (a.poly(), b.poly()) else {
+        return Err(fail(
+            Rule::SymbolLimit,
+            name,
+            a,
+            b,
+            "an operand is past the symbolic range".into(),
+        ));
+    };
+    if q.is_zero() {
+        return Err(fail(Rule::DivisionByZero, name, a, b, format!("{a} / 0")));
+    }
+    Ok((p, q))
+}
+
+/// `p = c*Q + R` for the constant `c > 0`, each coefficient of `R` in `0..c`, when every term of
+/// `p` is integral (else `None`).
+fn split(p: &Poly, c: i128) -> Option<(Poly, Poly)> {
+    if !p.is_integral() && p.as_constant().map_or(true, |k| !k.is_int()) {
+        return None;
+    }
+    let (mut q, mut r) = (Vec::new(), Vec::new());
+    for (m, k) in &p.terms {
+        let (d, rem) = (k.num.div_euclid(c), k.num.rem_euclid(c));
+        if d != 0 {
+            q.push((m.clone(), Rat::int(d)));
+        }
+        if rem != 0 {
+            r.push((m.clone(), Rat::int(rem)));
+        }
+    }
+    Some((Poly { terms: q }, Poly { terms: r }))
+}
+
+/// The greatest common divisor of the coefficients of an integral `p` and `c`.
+fn content(p: &Poly, c: i128) -> i128 {
+    p.terms
+        .iter()
+        .fold(c.unsigned_abs(), |g, (_, k)| gcd(g, k.num.unsigned_abs())) as i128
+}
+
+/// Whether `0 <= r <= c - 1` for every value of the symbols.
+fn within(r: SymDim, c: i128) -> bool {
+    let b = bounds(r);
+    b.lo.is_some_and(|lo| lo >= Rat::ZERO) && b.hi.is_some_and(|hi| hi <= Rat::int(c - 1))
+}
+
+impl SymDim {
+    /// `floor(self / d)`, the graph's integer division (Python's `//`, Paddle's
+    /// `floor_divide`; ONNX `Div` on sizes). Exact divisions cancel (`64*B // 64 == B`), a
+    /// constant divisor reduces the numerator (`(H - 1) // 32 + 1 == (H + 31) // 32`).
+    ///
+    /// # Errors
+    ///
+    /// [`DivisionByZero`](ReshapeError::DivisionByZero) when `d` is 0,
+    /// [`SymbolLimit`](ReshapeError::SymbolLimit) for an operand past the symbolic range.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let (h, k) = (SymDim::sym("H"), SymDim::from);
+    /// assert_eq!((k(64) * h).floor_div(&k(64))?, h);
+    /// assert_eq!((h - k(1)).floor_div(&k(32))? + k(1), (h + k(31)).floor_div(&k(32))?);
+    /// assert_eq!(h.floor_div(&k(7))?.eval(&[("H", 20)]), Some(2));
+    /// assert!(h.floor_div(&k(0)).is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn floor_div(&self, d: &SymDim) -> Result<SymDim, ReshapeError> {
+        let (a, b) = (*self, *d);
+        if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
+            return match (x, y) {
+                (_, 0) => check_division("floor_div", a, b).map(|_| a),
+                (i64::MIN, -1) => Err(fail(
+                    Rule::Overflow,
+                    "floor_div",
+                    a,
+                    b,
+                    format!("{x} // {y} overflows i64"),
+                )),
+                _ => Ok(SymDim::int(floor_i64(x, y))),
+            };
+        }
+        let (p, q) = check_division("floor_div", a, b)?;
+        Ok(floor(&p, &q, a, b))
+    }
+
+    /// `self - d * floor(self / d)`: the remainder with the divisor's sign (Python's `%`, ONNX
+    /// `Mod` with `fmod = 0`, Paddle's `remainder`).
+    ///
+    /// # Errors
+    ///
+    /// As for [`floor_div`](Self::floor_div).
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let (h, k) = (SymDim::sym("H"), SymDim::from);
+    /// assert_eq!((k(7) * h).floor_mod(&k(7))?, k(0));
+    /// let pad = (k(7) - h.floor_mod(&k(7))?).floor_mod(&k(7))?; // Swin's window padding
+    /// assert_eq!(pad.eval(&[("H", 57)]), Some(6));
+    /// assert_eq!(SymDim::int(-3).floor_mod(&k(7))?, k(4));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn floor_mod(&self, d: &SymDim) -> Result<SymDim, ReshapeError> {
+        let (a, b) = (*self, *d);
+        if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
+            if y != 0 {
+                // |x mod y| < |y|: never overflows.
+                return Ok(SymDim::int(x.wrapping_sub(y.wrapping_mul(floor_i64(x, y)))));
+            }
+        }
+        let (p, q) = check_division("floor_mod", a, b)?;
+        if let Some(c) = q.as_constant().filter(|c| c.is_int()) {
+            let c = c.num;
+            if c < 0 {
+                // a mod c = -((-a) mod -c)
+                return Ok(-(-a).floor_mod(&constant(-c))?);
+            }
+            if let Some((_, r)) = split(&p, c) {
+                let rd = SymDim::of_poly(Some(r.clone()));
+                if r.as_constant().is_some() || within(rd, c) {
+                    return Ok(rd);
+                }
+                let g = content(&r, c);
+                let reduced = SymDim::of_poly(r.scale(Rat::new(1, g).unwrap_or(Rat::ONE)));
+                let m = SymDim::of_atom(Atom::Mod(
+                    reduced,
+                    SymDim::of_poly(Some(Poly::constant(Rat::int(c / g)))),
+                ));
+                return Ok(SymDim::of_poly(Some(Poly::constant(Rat::int(g)))) * m);
+            }
+        }
+        // A divisor that divides for every value of the symbols leaves nothing.
+        if (a / b).poly().is_some_and(|e| e.is_integral()) && nonzero(b) {
+            return Ok(SymDim::from(0));
+        }
+        Ok(SymDim::of_atom(Atom::Mod(a, b)))
+    }
+
+    /// The smaller of the two; decided where the symbols' bounds decide it (`min(B, 0) == 0`).
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let (p, q) = (SymDim::sym("P"), SymDim::sym("Q"));
+    /// assert_eq!(p.min(&SymDim::from(0)), SymDim::from(0));
+    /// assert_eq!(p.min(&q).eval(&[("P", 3), ("Q", 5)]), Some(3));
+    /// ```
+    pub fn min(&self, other: &SymDim) -> SymDim {
+        extreme(*self, *other, false)
+    }
+
+    /// The larger of the two; decided where the symbols' bounds decide it (`max(B, 1) == B`).
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let b = SymDim::sym("B");
+    /// assert_eq!(b.max(&SymDim::from(1)), b);
+    /// ```
+    pub fn max(&self, other: &SymDim) -> SymDim {
+        extreme(*self, *other, true)
+    }
+
+    /// `1` when the two are equal, else `0`; decided where the difference is (`B == -1` is 0).
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let b = SymDim::sym("B");
+    /// assert_eq!(b.equal(&SymDim::int(-1)), SymDim::from(0));
+    /// assert_eq!(b.equal(&SymDim::from(1)).eval(&[("B", 1)]), Some(1));
+    /// ```
+    pub fn equal(&self, other: &SymDim) -> SymDim {
+        let (a, b) = ordered(*self, *other);
+        let d = a - b;
+        if !d.is_valid() {
+            return SymDim::INVALID;
+        }
+        if d.is_zero() {
+            return SymDim::from(1);
+        }
+        if bounds(d).excludes_zero() || super::shape::never_zero(d) {
+            return SymDim::from(0);
+        }
+        SymDim::of_atom(Atom::Eq(a, b))
+    }
+
+    /// `1` when `self < other`, else `0`; decided where the bounds decide it.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let b = SymDim::sym("B");
+    /// assert_eq!(SymDim::from(0).less(&b), SymDim::from(1));
+    /// assert_eq!(b.less(&SymDim::from(4)).eval(&[("B", 5)]), Some(0));
+    /// ```
+    pub fn less(&self, other: &SymDim) -> SymDim {
+        compare(*self, *other, true)
+    }
+
+    /// `1` when `self <= other`, else `0`; decided where the bounds decide it.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// assert_eq!(SymDim::from(1).less_equal(&SymDim::sym("B")), SymDim::from(1));
+    /// ```
+    pub fn less_equal(&self, other: &SymDim) -> SymDim {
+        compare(*self, *other, false)
+    }
+
+    /// `if_true` when `self` is non-zero, else `if_false` (ONNX `Where` on a 0/1 condition);
+    /// decided where the bounds decide `self`.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let b = SymDim::sym("B");
+    /// let guard = b.equal(&SymDim::int(-1)).select(&SymDim::from(1), &b); // never -1
+    /// assert_eq!(guard, b);
+    /// let pick = b.equal(&SymDim::from(1)).select(&SymDim::from(7), &SymDim::from(9));
+    /// assert_eq!(pick.eval(&[("B", 1)]), Some(7));
+    /// assert_eq!(pick.eval(&[("B", 2)]), Some(9));
+    /// ```
+    pub fn select(&self, if_true: &SymDim, if_false: &SymDim) -> SymDim {
+        let (c, a, b) = (*self, *if_true, *if_false);
+        if !c.is_valid() {
+            return SymDim::INVALID;
+        }
+        if c.is_zero() {
+            return b;
+        }
+        if a == b || bounds(c).excludes_zero() {
+            return a;
+        }
+        SymDim::of_atom(Atom::Select(c, a, b))
+    }
+}
+
+/// `x // y` rounded toward negative infinity (`y != 0`, no overflow).
+fn floor_i64(x: i64, y: i64) -> i64 {
+    let q = x.wrapping_div(y);
+    if q.wrapping_mul(y) != x && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `floor(p / q)` in canonical form (`q` non-zero).
+fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
+    if p.is_zero() {
+        return SymDim::from(0);
+    }
+    if let Some(c) = q.as_constant().filter(|c| c.is_int()) {
+        let c = c.num;
+        if c < 0 {
+            let (Some(np), Some(nq)) = (p.scale(Rat::int(-1)), q.scale(Rat::int(-1))) else {
+                return SymDim::INVALID;
+            };
+            return floor(&np, &nq, -a, -b);
+        }
+        if c == 1 && p.is_integral() {
+            return a;
+        }
+        if let Some((quo, r)) = split(p, c) {
+            let quo = SymDim::of_poly(Some(quo));
+            let rd = SymDim::of_poly(Some(r.clone()));
+            if r.as_constant().is_some() || within(rd, c) {
+                return quo;
+            }
+            let g = content(&r, c);
+            let reduced = SymDim::of_poly(r.scale(Rat::new(1, g).unwrap_or(Rat::ONE)));
+            let rest = match c / g {
+                1 => reduced,
+                d => SymDim::of_atom(Atom::FloorDiv(reduced, constant(d))),
+            };
+            return quo + rest;
+        }
+    }
+    // An exact quotient that is an integer for every value of the symbols, where the divisor
+    // is never 0 (else the graph's division fails there, and so must the value).
+    let exact = a / b;
+    if exact.poly().is_some_and(|e| e.is_integral()) && nonzero(b) {
+        return exact;
+    }
+    SymDim::of_atom(Atom::FloorDiv(a, b))
+}
+
+/// Whether `d` is 0 for no value of the symbols.
+fn nonzero(d: SymDim) -> bool {
+    bounds(d).excludes_zero() || super::shape::never_zero(d)
+}
+
+/// The integer `c` as a dim (any `i128`).
+fn constant(c: i128) -> SymDim {
+    SymDim::of_poly(Some(Poly::constant(Rat::int(c))))
+}
+
+/// The operands in a canonical order.
+fn ordered(a: SymDim, b: SymDim) -> (SymDim, SymDim) {
+    match a.key() <= b.key() {
+        true => (a, b),
+        false => (b, a),
+    }
+}
+
+fn extreme(a: SymDim, b: SymDim, max: bool) -> SymDim {
+    let d = a - b;
+    if !d.is_valid() {
+        return SymDim::INVALID;
+    }
+    let bd = bounds(d);
+    let a_larger = bd.lo.is_some_and(|lo| lo >= Rat::ZERO);
+    let b_larger = bd.hi.is_some_and(|hi| hi <= Rat::ZERO);
+    match (a_larger, b_larger, max) {
+        (true, _, true) | (_, true, false) => a,
+        (true, _, false) | (_, true, true) => b,
+        _ => {
+            let (a, b) = ordered(a, b);
+            SymDim::of_atom(if max {
+                Atom::Max(a, b)
+            } else {
+                Atom::Min(a, b)
+            })
+        }
+    }
+}
+
+fn compare(a: SymDim, b: SymDim, strict: bool) -> SymDim {
+    let d = b - a;
+    if !d.is_valid() {
+        return SymDim::INVALID;
+    }
+    let bd = bounds(d);
+    let (yes, no) = match strict {
+        true => (
+            bd.lo.is_some_and(|lo| lo > Rat::ZERO),
+            bd.hi.is_some_and(|hi| hi <= Rat::ZERO),
+        ),
+        false => (
+            bd.lo.is_some_and(|lo| lo >= Rat::ZERO),
+            bd.hi.is_some_and(|hi| hi < Rat::ZERO),
+        ),
+    };
+    match (yes, no) {
+        (true, _) => SymDim::from(1),
+        (_, true) => SymDim::from(0),
+        _ => SymDim::of_atom(if strict {
+            Atom::Lt(a, b)
+        } else {
+            Atom::Le(a, b)
+        }),
+    }
+}

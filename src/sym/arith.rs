@@ -1,0 +1,431 @@
+//! The element-wise arithmetic of shape values, as the graph computes it on int64: ONNX `Add`,
+//! `Sub`, `Mul`, `Div` (truncating), `Mod`, `Min`, `Max`, `Equal`, `Less`, `Where`, and Paddle's
+//! `floor_divide`, `remainder` and `scale`. Numbers are computed exactly (an overflow is an
+//! error); a symbolic result carries the conditions that keep it within `i64` where the known
+//! sizes do not.
+
+use super::eval::{lower, upper};
+use super::ops::Op;
+use super::value::{add, joined, sizes};
+use super::{Condition, ShapeValue, SymDim};
+use crate::error::{ReshapeError, Rule};
+
+/// One entry's failure: the rule and the detail.
+type Failure = (Rule, String);
+
+impl ShapeValue {
+    /// ONNX `Add` (Paddle `add`): entry by entry, with broadcasting (a 0-D value or a single
+    /// entry against any length).
+    ///
+    /// # Errors
+    ///
+    /// [`LengthMismatch`](ReshapeError::LengthMismatch) for lengths that do not broadcast,
+    /// [`Overflow`](ReshapeError::Overflow) for numbers past `i64`,
+    /// [`SymbolLimit`](ReshapeError::SymbolLimit) past the symbolic range.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let s = ShapeValue::from(SymDim::sym("S")).div(&ShapeValue::scalar(20))?;
+    /// assert_eq!(s.add(&ShapeValue::scalar(-1))?.to_string(), "S // 20 - 1");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn add(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "add", |a, b| {
+            number(a, b, i64::checked_add, "+").unwrap_or(Ok(a + b))
+        })
+    }
+
+    /// ONNX `Sub` (Paddle `subtract`), as [`add`](Self::add).
+    ///
+    /// # Errors
+    ///
+    /// As for [`add`](Self::add).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let h = ShapeValue::from(SymDim::sym("H"));
+    /// assert_eq!(h.sub(&h)?, ShapeValue::scalar(0));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn sub(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "sub", |a, b| {
+            number(a, b, i64::checked_sub, "-").unwrap_or(Ok(a - b))
+        })
+    }
+
+    /// ONNX `Mul` (Paddle `multiply`), as [`add`](Self::add).
+    ///
+    /// # Errors
+    ///
+    /// As for [`add`](Self::add).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(12)]);
+    /// let w = v.mul(&ShapeValue::scalar(64))?;
+    /// assert_eq!(w.entries(), &[SymDim::from(64) * SymDim::sym("B"), SymDim::from(768)]);
+    /// // 12*B is a tensor's size, so 64*B is at most 64/12 of isize::MAX: bounded, not known.
+    /// assert_eq!(w.conditions()[0].to_string(), "64*B <= 9223372036854775807");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn mul(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "mul", |a, b| {
+            number(a, b, i64::checked_mul, "*").unwrap_or(Ok(a * b))
+        })
+    }
+
+    /// ONNX `Div` on integers: entry by entry with broadcasting, truncating toward zero. On
+    /// sizes this is the floor (`S // 20`), exact for every value of the symbols; where a sign
+    /// is unknown the truncation is written out.
+    ///
+    /// # Errors
+    ///
+    /// [`DivisionByZero`](ReshapeError::DivisionByZero), [`Overflow`](ReshapeError::Overflow)
+    /// (`i64::MIN / -1`), and as for [`add`](Self::add).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let n = ShapeValue::from(SymDim::from(64) * SymDim::sym("B"));
+    /// assert_eq!(n.div(&ShapeValue::scalar(64))?, ShapeValue::from(SymDim::sym("B")));
+    /// assert_eq!(ShapeValue::scalar(-7).div(&ShapeValue::scalar(2))?, ShapeValue::scalar(-3));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn div(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "div", |a, b| {
+            if let Some(r) = number(a, b, i64::checked_div, "/") {
+                return match b.is_zero() {
+                    true => Err(zero(a)),
+                    false => r,
+                };
+            }
+            truncated(a, b)
+        })
+    }
+
+    /// Paddle `floor_divide` (NumPy `//`): the quotient rounded toward negative infinity,
+    /// exact on symbols (`T // 2`, no divisibility assumed).
+    ///
+    /// # Errors
+    ///
+    /// As for [`div`](Self::div).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// assert_eq!(ShapeValue::scalar(-7).floor_div(&ShapeValue::scalar(2))?, ShapeValue::scalar(-4));
+    /// let t = ShapeValue::from(SymDim::sym("T")).floor_div(&ShapeValue::scalar(2))?;
+    /// assert_eq!(t.eval(&[("T", 7)]), Some(vec![3]));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn floor_div(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "floor_div", |a, b| a.floor_div(&b).map_err(lift))
+    }
+
+    /// ONNX `Mod` with `fmod = 0` (Paddle `remainder`, Python's `%`): the remainder with the
+    /// divisor's sign.
+    ///
+    /// # Errors
+    ///
+    /// As for [`div`](Self::div).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// assert_eq!(ShapeValue::scalar(-3).floor_mod(&ShapeValue::scalar(7))?, ShapeValue::scalar(4));
+    /// let h = ShapeValue::from(SymDim::sym("H")).floor_mod(&ShapeValue::scalar(7))?;
+    /// assert_eq!(h.to_string(), "H % 7");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn floor_mod(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "floor_mod", |a, b| a.floor_mod(&b).map_err(lift))
+    }
+
+    /// ONNX `Mod` with `fmod = 1` (C's `%`): the remainder with the dividend's sign.
+    ///
+    /// # Errors
+    ///
+    /// As for [`div`](Self::div).
+    ///
+    /// ```
+    /// use ndarray_reshape::ShapeValue;
+    /// assert_eq!(ShapeValue::scalar(-3).trunc_mod(&ShapeValue::scalar(7))?, ShapeValue::scalar(-3));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn trunc_mod(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "trunc_mod", |a, b| {
+            if b.is_zero() {
+                return Err(zero(a));
+            }
+            if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
+                return Ok(SymDim::int(x.wrapping_rem(y)));
+            }
+            Ok(a - b * truncated(a, b)?)
+        })
+    }
+
+    /// ONNX `Min` (Paddle `minimum`), decided where the symbols' bounds decide it.
+    ///
+    /// # Errors
+    ///
+    /// [`LengthMismatch`](ReshapeError::LengthMismatch) for lengths that do not broadcast.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let m = ShapeValue::from(SymDim::sym("P")).min(&ShapeValue::from(SymDim::sym("Q")))?;
+    /// assert_eq!(m.eval(&[("P", 3), ("Q", 5)]), Some(vec![3]));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn min(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "min", |a, b| Ok(a.min(&b)))
+    }
+
+    /// ONNX `Max` (Paddle `maximum`), decided where the symbols' bounds decide it
+    /// (`max(B, 1) == B`).
+    ///
+    /// # Errors
+    ///
+    /// As for [`min`](Self::min).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let b = ShapeValue::from(SymDim::sym("B"));
+    /// assert_eq!(b.max(&ShapeValue::scalar(1))?, b);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn max(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "max", |a, b| Ok(a.max(&b)))
+    }
+
+    /// ONNX `Equal` (Paddle `equal`): 1 where the entries are equal, else 0; decided where
+    /// the symbols' bounds decide it (a size is never `-1`).
+    ///
+    /// # Errors
+    ///
+    /// As for [`min`](Self::min).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(64)]);
+    /// assert_eq!(v.equal(&ShapeValue::scalar(-1))?.to_string(), "[0, 0]");
+    /// assert_eq!(v.equal(&ShapeValue::scalar(64))?.to_string(), "[(64 == B), 1]");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn equal(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "equal", |a, b| Ok(a.equal(&b)))
+    }
+
+    /// ONNX `Less` (Paddle `less_than`): 1 where `self < other`, else 0.
+    ///
+    /// # Errors
+    ///
+    /// As for [`min`](Self::min).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let b = ShapeValue::from(SymDim::sym("B"));
+    /// assert_eq!(ShapeValue::scalar(0).less(&b)?, ShapeValue::scalar(1));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn less(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        self.arith(other, "less", |a, b| Ok(a.less(&b)))
+    }
+
+    /// ONNX `Where`: `if_true` where `cond` is non-zero, else `if_false`, entry by entry with
+    /// broadcasting; decided where the symbols' bounds decide `cond`.
+    ///
+    /// # Errors
+    ///
+    /// [`LengthMismatch`](ReshapeError::LengthMismatch) for lengths that do not broadcast.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// // TorchScript's expand guard, Where(Equal(s, -1), 1, s): a size is never -1.
+    /// let s = ShapeValue::concat(&[ShapeValue::shape_of(&[SymDim::sym("B")]), ShapeValue::from(vec![-1])])?;
+    /// let guarded = ShapeValue::select(&s.equal(&ShapeValue::scalar(-1))?, &ShapeValue::scalar(1), &s)?;
+    /// assert_eq!(guarded.to_string(), "[B, 1]");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn select(
+        cond: &ShapeValue,
+        if_true: &ShapeValue,
+        if_false: &ShapeValue,
+    ) -> Result<ShapeValue, ReshapeError> {
+        let lens = [cond.len(), if_true.len(), if_false.len()];
+        let len = *lens.iter().max().unwrap_or(&1);
+        let op = Op {
+            name: "select",
+            operands: &[cond, if_true, if_false],
+        };
+        if let Some(p) = lens.iter().position(|&n| n != len && n != 1) {
+            return Err(op.fail(
+                Rule::LengthMismatch,
+                Some(p),
+                format!("lengths {lens:?} do not broadcast"),
+            ));
+        }
+        let at = |v: &ShapeValue, i: usize| v.entries[if v.len() == 1 { 0 } else { i }];
+        let entries = (0..len)
+            .map(|i| at(cond, i).select(&at(if_true, i), &at(if_false, i)))
+            .collect();
+        let all = [cond, if_true, if_false];
+        Ok(ShapeValue {
+            scalar: cond.scalar && if_true.scalar && if_false.scalar,
+            entries,
+            conditions: joined(&all),
+            sizes: sizes(&all),
+        })
+    }
+
+    /// Paddle `scale` on an integer tensor: `x * scale + bias` (`bias_after_scale`) or
+    /// `(x + bias) * scale`, exact when the scale and the bias are integers, as the float
+    /// attributes of a shape computation are (`scale(B, 64.0)` is `64*B`).
+    ///
+    /// # Errors
+    ///
+    /// [`NeedsNumber`](ReshapeError::NeedsNumber) for a scale or a bias that is not an
+    /// integer (the kernel would truncate it), and as for [`add`](Self::add).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let b = ShapeValue::from(SymDim::sym("B"));
+    /// let n = b.scale(64.0, 0.0, true)?.scale(16.0, 0.0, true)?;
+    /// assert_eq!(n.entries(), &[SymDim::from(1024) * SymDim::sym("B")]);
+    /// assert!(b.scale(0.5, 0.0, true).is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn scale(
+        &self,
+        scale: f64,
+        bias: f64,
+        bias_after_scale: bool,
+    ) -> Result<ShapeValue, ReshapeError> {
+        let integer = |v: f64| (v.fract() == 0.0 && v.abs() < 9.2e18).then_some(v as i64);
+        let (Some(s), Some(b)) = (integer(scale), integer(bias)) else {
+            let op = Op {
+                name: "scale",
+                operands: &[self, &scale, &bias],
+            };
+            return Err(op.fail(
+                Rule::NeedsNumber,
+                Some(1),
+                format!("scale {scale} and bias {bias} are not both integers"),
+            ));
+        };
+        let (s, b) = (ShapeValue::scalar(s), ShapeValue::scalar(b));
+        match bias_after_scale {
+            true => self.mul(&s)?.add(&b),
+            false => self.add(&b)?.mul(&s),
+        }
+    }
+
+    /// `f` entry by entry with broadcasting (0-D, or one entry, against any length); the
+    /// result is 0-D when both are. The conditions are both operands' and, for sums and
+    /// products, the `i64` bounds of the symbolic results that the known sizes do not give.
+    fn arith(
+        &self,
+        other: &ShapeValue,
+        name: &'static str,
+        f: impl Fn(SymDim, SymDim) -> Result<SymDim, Failure>,
+    ) -> Result<ShapeValue, ReshapeError> {
+        // Sums and products can leave i64; a quotient, a remainder, an extreme, a comparison or
+        // a selection stays within its operands, which are i64 values already.
+        let grows = matches!(name, "add" | "sub" | "mul");
+        let op = Op {
+            name,
+            operands: &[self, other],
+        };
+        let (m, n) = (self.entries.len(), other.entries.len());
+        let len = match (m, n) {
+            _ if m == n => m,
+            (1, _) => n,
+            (_, 1) => m,
+            _ => {
+                return Err(op.fail(
+                    Rule::LengthMismatch,
+                    Some(1),
+                    format!("lengths {m} and {n} do not broadcast"),
+                ))
+            }
+        };
+        let both = [self, other];
+        let mut out = ShapeValue {
+            scalar: self.scalar && other.scalar,
+            entries: Vec::with_capacity(len),
+            conditions: joined(&both),
+            sizes: sizes(&both),
+        };
+        for i in 0..len {
+            let a = self.entries[if m == 1 { 0 } else { i }];
+            let b = other.entries[if n == 1 { 0 } else { i }];
+            let e = f(a, b).map_err(|(rule, detail)| op.fail(rule, Some(1), detail))?;
+            if !e.is_valid() {
+                return Err(op.fail(
+                    Rule::SymbolLimit,
+                    Some(1),
+                    format!("{name}({a}, {b}) passes the symbolic range"),
+                ));
+            }
+            if grows && e.constant().is_none() {
+                let max = SymDim::int(i64::MAX);
+                let min = SymDim::int(i64::MIN);
+                if !upper(e, &out.sizes).is_some_and(|u| u <= max.rat()) {
+                    add(&mut out.conditions, Condition::at_most(e, max));
+                }
+                if !lower(e, &out.sizes).is_some_and(|l| l >= min.rat()) {
+                    add(&mut out.conditions, Condition::at_most(min, e));
+                }
+            }
+            out.entries.push(e);
+        }
+        Ok(out)
+    }
+}
+
+/// `f` on two numbers, or `None` when either is symbolic.
+fn number(
+    a: SymDim,
+    b: SymDim,
+    f: fn(i64, i64) -> Option<i64>,
+    sign: &str,
+) -> Option<Result<SymDim, Failure>> {
+    let (x, y) = (a.constant()?, b.constant()?);
+    Some(
+        f(x, y)
+            .map(SymDim::int)
+            .ok_or_else(|| (Rule::Overflow, format!("{x} {sign} {y} overflows i64"))),
+    )
+}
+
+#[cold]
+fn zero(a: SymDim) -> Failure {
+    (Rule::DivisionByZero, format!("{a} / 0"))
+}
+
+/// A [`SymDim`] operation's error as an entry's failure.
+fn lift(e: ReshapeError) -> Failure {
+    (e.rule(), e.context().detail().to_owned())
+}
+
+/// `a / b` truncated toward zero: the floor where the signs are known alike, its negation's
+/// floor where they are known to differ, else written out with a selection.
+fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Failure> {
+    let sign = |d: SymDim| {
+        let (lo, hi) = (lower(d, &[]), upper(d, &[]));
+        let zero = SymDim::from(0).rat();
+        match (lo.is_some_and(|l| l >= zero), hi.is_some_and(|h| h <= zero)) {
+            (true, _) => 1,
+            (_, true) => -1,
+            _ => 0,
+        }
+    };
+    let q = a.floor_div(&b).map_err(lift)?;
+    match sign(a) * sign(b) {
+        1 => Ok(q),
+        -1 => Ok(-((-a).floor_div(&b).map_err(lift)?)),
+        _ => {
+            // floor, plus 1 where the division is inexact and the signs differ.
+            let r = a.floor_mod(&b).map_err(lift)?;
+            let differ = (a * b).less(&SymDim::from(0));
+            let inexact = SymDim::from(1) - r.equal(&SymDim::from(0));
+            Ok(q + differ * inexact)
+        }
+    }
+}

@@ -1,0 +1,586 @@
+//! Evaluation of a [`SymDim`] under bindings of its symbols (exact, rational on the way) and
+//! its bounds over every value of the symbols (each from 1 to `isize::MAX`), by interval
+//! arithmetic on the canonical form.
+
+use super::expr::{self, Arena, Atom, Mono, Node, Poly, Rat};
+use super::{name_of, Repr, SymDim};
+use crate::dims::LIMIT;
+
+/// Why an evaluation has no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoValue {
+    /// A symbol unbound or bound to 0, a division by 0, a floor of a fraction.
+    Undefined,
+    /// An intermediate past `i128`.
+    Overflow,
+}
+
+type Value = Result<Rat, NoValue>;
+
+struct Evaluator<'a> {
+    arena: &'a Arena,
+    bindings: &'a [(&'a str, usize)],
+    memo: Vec<(u32, Value)>,
+}
+
+impl Evaluator<'_> {
+    fn dim(&mut self, d: SymDim) -> Value {
+        match d.0 {
+            Repr::Int(v) => Ok(Rat::int(v as i128)),
+            Repr::Expr(id) => self.poly(self.arena.poly(id)),
+            Repr::Invalid => Err(NoValue::Undefined),
+        }
+    }
+
+    fn int(&mut self, d: SymDim) -> Result<i128, NoValue> {
+        let v = self.dim(d)?;
+        match v.is_int() {
+            true => Ok(v.num),
+            false => Err(NoValue::Undefined),
+        }
+    }
+
+    fn poly(&mut self, p: &Poly) -> Value {
+        let mut sum = Rat::ZERO;
+        for (m, c) in &p.terms {
+            let t = self.mono(m)?.mul(*c).ok_or(NoValue::Overflow)?;
+            sum = sum.add(t).ok_or(NoValue::Overflow)?;
+        }
+        Ok(sum)
+    }
+
+    fn mono(&mut self, m: &Mono) -> Value {
+        let mut out = Rat::ONE;
+        for &(id, e) in m {
+            let v = self.atom(id)?;
+            if e < 0 && v.num == 0 {
+                return Err(NoValue::Undefined);
+            }
+            out = out
+                .mul(v.pow(e).ok_or(NoValue::Overflow)?)
+                .ok_or(NoValue::Overflow)?;
+        }
+        Ok(out)
+    }
+
+    fn atom(&mut self, id: u32) -> Value {
+        // Atoms repeat within one expression (`B` in `B // 2` and `B*T`): each is valued once.
+        if let Some(&(_, v)) = self.memo.iter().find(|m| m.0 == id) {
+            return v;
+        }
+        let v = self.atom_value(self.arena.atom(id));
+        self.memo.push((id, v));
+        v
+    }
+
+    fn atom_value(&mut self, a: Atom) -> Value {
+        let int = |v: i128| Ok(Rat::int(v));
+        let flag = |b: bool| Ok(Rat::int(b as i128));
+        match a {
+            Atom::Sym(n) => {
+                let name = name_of(n);
+                match self.bindings.iter().find(|(s, _)| *s == name) {
+                    Some(&(_, v)) if v > 0 => int(v as i128),
+                    _ => Err(NoValue::Undefined),
+                }
+            }
+            Atom::FloorDiv(x, y) | Atom::Mod(x, y) => {
+                let (x, y) = (self.int(x)?, self.int(y)?);
+                if y == 0 {
+                    return Err(NoValue::Undefined);
+                }
+                let q = floor_i128(x, y).ok_or(NoValue::Overflow)?;
+                match a {
+                    Atom::FloorDiv(..) => int(q),
+                    _ => int(x - q.checked_mul(y).ok_or(NoValue::Overflow)?),
+                }
+            }
+            Atom::Min(x, y) => Ok(self.dim(x)?.min(self.dim(y)?)),
+            Atom::Max(x, y) => Ok(self.dim(x)?.max(self.dim(y)?)),
+            Atom::Eq(x, y) => flag(self.dim(x)? == self.dim(y)?),
+            Atom::Lt(x, y) => flag(self.dim(x)? < self.dim(y)?),
+            Atom::Le(x, y) => flag(self.dim(x)? <= self.dim(y)?),
+            Atom::Select(c, x, y) => match self.dim(c)?.num != 0 {
+                true => self.dim(x),
+                false => self.dim(y),
+            },
+            Atom::Group(g) => self.dim(g),
+        }
+    }
+}
+
+/// `x // y` toward negative infinity; `None` on overflow.
+fn floor_i128(x: i128, y: i128) -> Option<i128> {
+    let q = x.checked_div(y)?;
+    Some(if q * y != x && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// The exact value of `d` under `bindings`.
+pub(crate) fn value(d: SymDim, bindings: &[(&str, usize)]) -> Value {
+    if let Repr::Int(v) = d.0 {
+        return Ok(Rat::int(v as i128));
+    }
+    expr::read(|arena| {
+        Evaluator {
+            arena,
+            bindings,
+            memo: Vec::new(),
+        }
+        .dim(d)
+    })
+}
+
+impl SymDim {
+    /// The value under `bindings` (name, size): `None` when a symbol is unbound or bound to 0,
+    /// a division on the way is by 0, or the value is not an integer from 0 to `isize::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let half = SymDim::from(3) * SymDim::sym("N") / SymDim::from(2);
+    /// assert_eq!(half.eval(&[("N", 4)]), Some(6));
+    /// assert_eq!(half.eval(&[("N", 3)]), None); // 4.5
+    /// ```
+    pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<usize> {
+        self.eval_int(bindings)
+            .and_then(|v| usize::try_from(v).ok())
+    }
+
+    /// The value under `bindings` as a signed integer: as [`eval`](Self::eval), negative
+    /// values included (a graph's intermediate, a code such as `-1`).
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let frames = SymDim::sym("S").floor_div(&SymDim::from(20))? - SymDim::from(1);
+    /// assert_eq!(frames.eval_int(&[("S", 10)]), Some(-1));
+    /// assert_eq!(frames.eval(&[("S", 10)]), None);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn eval_int(&self, bindings: &[(&str, usize)]) -> Option<i64> {
+        match value(*self, bindings) {
+            Ok(v) if v.is_int() => i64::try_from(v.num).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// Bounds over every value of the symbols; `None` is unbounded on that side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    pub lo: Option<Rat>,
+    pub hi: Option<Rat>,
+}
+
+/// An end of an interval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum End {
+    NegInf,
+    At(Rat),
+    PosInf,
+}
+
+impl End {
+    fn sign(self) -> i8 {
+        match self {
+            End::NegInf => -1,
+            End::PosInf => 1,
+            End::At(r) => r.num.signum() as i8,
+        }
+    }
+
+    fn mul(self, o: End) -> End {
+        match (self, o) {
+            (End::At(a), End::At(b)) => match a.mul(b) {
+                Some(p) => End::At(p),
+                None if (a.num < 0) != (b.num < 0) => End::NegInf,
+                None => End::PosInf,
+            },
+            _ => match self.sign() * o.sign() {
+                0 => End::At(Rat::ZERO),
+                s if s > 0 => End::PosInf,
+                _ => End::NegInf,
+            },
+        }
+    }
+}
+
+impl Bounds {
+    const ANY: Bounds = Bounds { lo: None, hi: None };
+
+    fn point(r: Rat) -> Bounds {
+        Bounds {
+            lo: Some(r),
+            hi: Some(r),
+        }
+    }
+
+    fn ends(self) -> (End, End) {
+        (
+            self.lo.map_or(End::NegInf, End::At),
+            self.hi.map_or(End::PosInf, End::At),
+        )
+    }
+
+    fn of_ends(lo: End, hi: End) -> Bounds {
+        let at = |e: End| match e {
+            End::At(r) => Some(r),
+            _ => None,
+        };
+        Bounds {
+            lo: at(lo),
+            hi: at(hi),
+        }
+    }
+
+    /// Whether 0 is outside.
+    pub fn excludes_zero(self) -> bool {
+        self.lo.is_some_and(|l| l > Rat::ZERO) || self.hi.is_some_and(|h| h < Rat::ZERO)
+    }
+
+    fn add(self, o: Bounds) -> Bounds {
+        let sum = |a: Option<Rat>, b: Option<Rat>| a.zip(b).and_then(|(a, b)| a.add(b));
+        Bounds {
+            lo: sum(self.lo, o.lo),
+            hi: sum(self.hi, o.hi),
+        }
+    }
+
+    fn mul(self, o: Bounds) -> Bounds {
+        let ((a, b), (c, d)) = (self.ends(), o.ends());
+        let p = [a.mul(c), a.mul(d), b.mul(c), b.mul(d)];
+        let lo = p.iter().copied().min().unwrap_or(End::NegInf);
+        let hi = p.iter().copied().max().unwrap_or(End::PosInf);
+        Bounds::of_ends(lo, hi)
+    }
+
+    fn recip(self) -> Bounds {
+        let positive = self.lo.is_some_and(|l| l > Rat::ZERO);
+        let negative = self.hi.is_some_and(|h| h < Rat::ZERO);
+        if !(positive || negative) {
+            return Bounds::ANY;
+        }
+        let inv = |r: Option<Rat>| r.map_or(Some(Rat::ZERO), |r| r.recip());
+        Bounds {
+            lo: inv(self.hi),
+            hi: inv(self.lo),
+        }
+    }
+
+    fn pow(self, e: i32) -> Bounds {
+        // Each factor ranging on its own: wider than the power's range, never narrower.
+        let base = if e < 0 { self.recip() } else { self };
+        (0..e.unsigned_abs()).fold(Bounds::point(Rat::ONE), |acc, _| acc.mul(base))
+    }
+}
+
+fn min_end(a: Option<Rat>, b: Option<Rat>, unbounded_wins: bool) -> Option<Rat> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (Some(x), None) | (None, Some(x)) if !unbounded_wins => Some(x),
+        _ => None,
+    }
+}
+
+fn max_end(a: Option<Rat>, b: Option<Rat>, unbounded_wins: bool) -> Option<Rat> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (Some(x), None) | (None, Some(x)) if !unbounded_wins => Some(x),
+        _ => None,
+    }
+}
+
+struct Bounder<'a> {
+    arena: &'a Arena,
+    memo: Vec<(u32, Bounds)>,
+}
+
+impl Bounder<'_> {
+    fn dim(&mut self, d: SymDim) -> Bounds {
+        match d.0 {
+            Repr::Int(v) => Bounds::point(Rat::int(v as i128)),
+            Repr::Expr(id) => match self.arena.node(id) {
+                Node::Poly(p) => self.poly(&p.clone()),
+                Node::Atom(_) => Bounds::ANY,
+            },
+            Repr::Invalid => Bounds::ANY,
+        }
+    }
+
+    fn poly(&mut self, p: &Poly) -> Bounds {
+        let mut sum = Bounds::point(Rat::ZERO);
+        for (m, c) in &p.terms {
+            let mut t = Bounds::point(*c);
+            for &(id, e) in m {
+                let a = self.atom(id);
+                t = t.mul(a.pow(e));
+            }
+            sum = sum.add(t);
+        }
+        sum
+    }
+
+    fn atom(&mut self, id: u32) -> Bounds {
+        if let Some(&(_, b)) = self.memo.iter().find(|m| m.0 == id) {
+            return b;
+        }
+        let b = self.atom_bounds(self.arena.atom(id));
+        self.memo.push((id, b));
+        b
+    }
+
+    fn atom_bounds(&mut self, a: Atom) -> Bounds {
+        let zero = Rat::ZERO;
+        match a {
+            Atom::Sym(_) => Bounds {
+                lo: Some(Rat::ONE),
+                hi: Some(Rat::int(LIMIT as i128)),
+            },
+            Atom::FloorDiv(x, y) => {
+                let (bx, by) = (self.dim(x), self.dim(y));
+                match y.constant() {
+                    Some(c) if c > 0 => {
+                        let f = |r: Option<Rat>| {
+                            r.and_then(|r| r.div(Rat::int(c as i128)))
+                                .map(|q| Rat::int(q.floor()))
+                        };
+                        Bounds {
+                            lo: f(bx.lo),
+                            hi: f(bx.hi),
+                        }
+                    }
+                    _ if bx.lo.is_some_and(|l| l >= zero)
+                        && by.lo.is_some_and(|l| l >= Rat::ONE) =>
+                    {
+                        Bounds {
+                            lo: Some(zero),
+                            hi: bx.hi,
+                        }
+                    }
+                    _ => Bounds::ANY,
+                }
+            }
+            Atom::Mod(x, y) => {
+                let (bx, by) = (self.dim(x), self.dim(y));
+                if by.lo.is_some_and(|l| l >= Rat::ONE) {
+                    let mut hi = by.hi.and_then(|h| h.sub(Rat::ONE));
+                    if bx.lo.is_some_and(|l| l >= zero) {
+                        hi = min_end(hi, bx.hi, false);
+                    }
+                    Bounds { lo: Some(zero), hi }
+                } else if by.hi.is_some_and(|h| h <= Rat::int(-1)) {
+                    Bounds {
+                        lo: by.lo.and_then(|l| l.add(Rat::ONE)),
+                        hi: Some(zero),
+                    }
+                } else {
+                    Bounds::ANY
+                }
+            }
+            Atom::Min(x, y) => {
+                let (bx, by) = (self.dim(x), self.dim(y));
+                Bounds {
+                    lo: min_end(bx.lo, by.lo, true),
+                    hi: min_end(bx.hi, by.hi, false),
+                }
+            }
+            Atom::Max(x, y) => {
+                let (bx, by) = (self.dim(x), self.dim(y));
+                Bounds {
+                    lo: max_end(bx.lo, by.lo, false),
+                    hi: max_end(bx.hi, by.hi, true),
+                }
+            }
+            Atom::Eq(..) | Atom::Lt(..) | Atom::Le(..) => Bounds {
+                lo: Some(zero),
+                hi: Some(Rat::ONE),
+            },
+            Atom::Select(_, x, y) => {
+                let (bx, by) = (self.dim(x), self.dim(y));
+                Bounds {
+                    lo: min_end(bx.lo, by.lo, true),
+                    hi: max_end(bx.hi, by.hi, true),
+                }
+            }
+            Atom::Group(g) => self.dim(g),
+        }
+    }
+}
+
+/// The bounds of `d` over every value of its symbols.
+pub(crate) fn bounds(d: SymDim) -> Bounds {
+    if let Repr::Int(v) = d.0 {
+        return Bounds::point(Rat::int(v as i128));
+    }
+    expr::read(|arena| {
+        Bounder {
+            arena,
+            memo: Vec::new(),
+        }
+        .dim(d)
+    })
+}
+
+/// Whether `d >= 1` for every value of the symbols.
+pub(crate) fn at_least_one(d: SymDim) -> bool {
+    bounds(d).lo.is_some_and(|l| l >= Rat::ONE)
+}
+
+impl SymDim {
+    /// The value of a known integer (of any size) as a rational.
+    pub(crate) fn rat(self) -> Rat {
+        match self.0 {
+            Repr::Int(v) => Rat::int(v as i128),
+            _ => Rat::ZERO,
+        }
+    }
+}
+
+/// A single-term size `c * M` (every power positive) as its monomial and coefficient.
+fn size_term(arena: &Arena, d: SymDim) -> Option<(Mono, Rat)> {
+    let Repr::Expr(id) = d.0 else {
+        return None;
+    };
+    match arena.poly(id).terms.as_slice() {
+        [(m, c)] if c.num > 0 && m.iter().all(|f| f.1 > 0) => Some((m.clone(), *c)),
+        _ => None,
+    }
+}
+
+fn poly_of(arena: &Arena, d: SymDim) -> Option<Poly> {
+    match d.0 {
+        Repr::Int(v) => Some(Poly::constant(Rat::int(v as i128))),
+        Repr::Expr(id) => Some(arena.poly(id).clone()),
+        Repr::Invalid => None,
+    }
+}
+
+/// Upper bounds where each of the known sizes is at most `isize::MAX`.
+struct Upper<'a> {
+    b: Bounder<'a>,
+    sizes: Vec<(Mono, Rat)>,
+}
+
+impl Upper<'_> {
+    fn poly(&mut self, p: &Poly, depth: u8) -> Option<Rat> {
+        let mut sum = Rat::ZERO;
+        for (m, c) in &p.terms {
+            let t = match c.num > 0 {
+                true => c.mul(self.mono(m, depth)?)?,
+                false => c.mul(
+                    self.b
+                        .poly(&Poly {
+                            terms: vec![(m.clone(), Rat::ONE)],
+                        })
+                        .lo?,
+                )?,
+            };
+            sum = sum.add(t)?;
+        }
+        Some(sum)
+    }
+
+    /// An upper bound of the monomial `m`: its interval's, a known size that contains it, or a
+    /// floor in it replaced by its (larger) quotient.
+    fn mono(&mut self, m: &Mono, depth: u8) -> Option<Rat> {
+        let one = Poly {
+            terms: vec![(m.clone(), Rat::ONE)],
+        };
+        let mut best = self.b.poly(&one).hi;
+        let ranges: Vec<Bounds> = m.iter().map(|&(id, _)| self.b.atom(id)).collect();
+        if m.iter().any(|f| f.1 < 0) || ranges.iter().any(|r| !r.lo.is_some_and(|l| l >= Rat::ZERO))
+        {
+            return best;
+        }
+        let mut tighten = |v: Option<Rat>| {
+            if let Some(v) = v {
+                best = Some(best.map_or(v, |b| b.min(v)));
+            }
+        };
+        for (sm, sc) in self.sizes.clone() {
+            let inside = m
+                .iter()
+                .all(|&(id, e)| sm.iter().any(|&(s, se)| s == id && se >= e));
+            let rest_at_least_one = sm.iter().all(|&(s, se)| {
+                let used = m.iter().find(|f| f.0 == s).map_or(0, |f| f.1);
+                used == se || self.b.atom(s).lo.is_some_and(|l| l >= Rat::ONE)
+            });
+            if inside && rest_at_least_one {
+                tighten(Rat::int(LIMIT as i128).div(sc));
+            }
+        }
+        if depth == 0 {
+            return best;
+        }
+        for (i, &(id, _)) in m.iter().enumerate() {
+            let Atom::FloorDiv(x, y) = self.b.arena.atom(id) else {
+                continue;
+            };
+            let (Some(k), Some(xp)) = (y.constant().filter(|&k| k > 0), poly_of(self.b.arena, x))
+            else {
+                continue;
+            };
+            if !self.b.dim(x).lo.is_some_and(|l| l >= Rat::ZERO) {
+                continue;
+            }
+            let mut rest = m.clone();
+            rest[i].1 -= 1;
+            rest.retain(|f| f.1 != 0);
+            let Some(k) = Rat::new(1, k as i128) else {
+                continue;
+            };
+            let replaced = Poly {
+                terms: vec![(rest, k)],
+            }
+            .mul(&xp);
+            if let Some(p) = replaced {
+                let u = self.poly(&p, depth - 1);
+                tighten(u);
+            }
+        }
+        best
+    }
+}
+
+/// An upper bound of `d` where each of `sizes` is at most `isize::MAX`; `None` when unbounded.
+pub(crate) fn upper(d: SymDim, sizes: &[SymDim]) -> Option<Rat> {
+    if let Repr::Int(v) = d.0 {
+        return Some(Rat::int(v as i128));
+    }
+    expr::read(|arena| {
+        let p = poly_of(arena, d)?;
+        let mut u = Upper {
+            b: Bounder {
+                arena,
+                memo: Vec::new(),
+            },
+            sizes: sizes.iter().filter_map(|&s| size_term(arena, s)).collect(),
+        };
+        u.poly(&p, 3)
+    })
+}
+
+/// A lower bound of `d`, as [`upper`] of `-d`.
+pub(crate) fn lower(d: SymDim, sizes: &[SymDim]) -> Option<Rat> {
+    upper(-d, sizes)?.neg()
+}
+
+/// Whether the atom `id` is at least 1 for every value of the symbols.
+pub(crate) fn atom_at_least_one(id: u32) -> bool {
+    expr::read(|arena| {
+        Bounder {
+            arena,
+            memo: Vec::new(),
+        }
+        .atom(id)
+        .lo
+        .is_some_and(|l| l >= Rat::ONE)
+    })
+}
+
+/// Whether `d` is past `isize::MAX` for every value of the symbols (no array has that size).
+pub(crate) fn past_limit(d: SymDim) -> bool {
+    bounds(d).lo.is_some_and(|l| l > Rat::int(LIMIT as i128))
+}

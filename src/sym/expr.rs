@@ -1,0 +1,368 @@
+//! The canonical form behind a [`SymDim`]: a sum of terms, each a rational coefficient times a
+//! product of atoms (symbols, floors, remainders, minima and maxima, comparisons, selections)
+//! raised to integer powers. Every distinct form is interned once per process, so a `SymDim`
+//! is a small `Copy` handle and equal forms are equal handles.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::{LazyLock, RwLock};
+
+use super::SymDim;
+
+/// Terms in one expression; more make the result invalid.
+pub(crate) const MAX_TERMS: usize = 64;
+/// The largest power of one atom in a term.
+pub(crate) const MAX_EXP: i32 = 127;
+/// Distinct forms in a process; past this, new forms are invalid.
+const MAX_NODES: usize = 1 << 24;
+
+/// A rational number `num / den`, reduced, `den > 0`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Rat {
+    pub num: i128,
+    pub den: i128,
+}
+
+impl Rat {
+    pub const ZERO: Rat = Rat { num: 0, den: 1 };
+    pub const ONE: Rat = Rat { num: 1, den: 1 };
+
+    pub fn int(v: i128) -> Rat {
+        Rat { num: v, den: 1 }
+    }
+
+    /// `num / den` reduced; `None` for `den == 0` or past `i128`.
+    pub fn new(num: i128, den: i128) -> Option<Rat> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num.unsigned_abs(), den.unsigned_abs()).max(1);
+        let (mut n, mut d) = (num / g as i128, den / g as i128);
+        if d < 0 {
+            n = n.checked_neg()?;
+            d = d.checked_neg()?;
+        }
+        Some(Rat { num: n, den: d })
+    }
+
+    pub fn add(self, o: Rat) -> Option<Rat> {
+        if self.den == 1 && o.den == 1 {
+            return Some(Rat::int(self.num.checked_add(o.num)?));
+        }
+        let g = gcd(self.den as u128, o.den as u128) as i128;
+        let (a, b) = (self.den / g, o.den / g);
+        let num = self
+            .num
+            .checked_mul(b)?
+            .checked_add(o.num.checked_mul(a)?)?;
+        Rat::new(num, self.den.checked_mul(b)?)
+    }
+
+    pub fn neg(self) -> Option<Rat> {
+        Some(Rat {
+            num: self.num.checked_neg()?,
+            den: self.den,
+        })
+    }
+
+    pub fn sub(self, o: Rat) -> Option<Rat> {
+        self.add(o.neg()?)
+    }
+
+    pub fn mul(self, o: Rat) -> Option<Rat> {
+        if self.den == 1 && o.den == 1 {
+            return Some(Rat::int(self.num.checked_mul(o.num)?));
+        }
+        // Cross-reduce first, so that products stay small.
+        let g1 = gcd(self.num.unsigned_abs(), o.den as u128).max(1) as i128;
+        let g2 = gcd(o.num.unsigned_abs(), self.den as u128).max(1) as i128;
+        let num = (self.num / g1).checked_mul(o.num / g2)?;
+        let den = (self.den / g2).checked_mul(o.den / g1)?;
+        Rat::new(num, den)
+    }
+
+    pub fn recip(self) -> Option<Rat> {
+        Rat::new(self.den, self.num)
+    }
+
+    pub fn div(self, o: Rat) -> Option<Rat> {
+        self.mul(o.recip()?)
+    }
+
+    pub fn is_int(self) -> bool {
+        self.den == 1
+    }
+
+    /// Rounded toward negative infinity.
+    pub fn floor(self) -> i128 {
+        self.num.div_euclid(self.den)
+    }
+
+    pub fn pow(self, e: i32) -> Option<Rat> {
+        let base = if e < 0 { self.recip()? } else { self };
+        let mut out = Rat::ONE;
+        for _ in 0..e.unsigned_abs() {
+            out = out.mul(base)?;
+        }
+        Some(out)
+    }
+}
+
+impl Ord for Rat {
+    /// Exact, with no product that could overflow: compare the floors, then the reciprocals of
+    /// the fractional parts (a continued fraction).
+    fn cmp(&self, o: &Rat) -> Ordering {
+        let (qa, ra) = (self.num.div_euclid(self.den), self.num.rem_euclid(self.den));
+        let (qb, rb) = (o.num.div_euclid(o.den), o.num.rem_euclid(o.den));
+        if qa != qb {
+            return qa.cmp(&qb);
+        }
+        match (ra == 0, rb == 0) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Less,
+            (false, true) => Ordering::Greater,
+            _ => Rat {
+                num: o.den,
+                den: rb,
+            }
+            .cmp(&Rat {
+                num: self.den,
+                den: ra,
+            }),
+        }
+    }
+}
+
+impl PartialOrd for Rat {
+    fn partial_cmp(&self, o: &Rat) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// A product of atoms (interned ids) with non-zero powers, sorted by id; empty for a constant.
+pub(crate) type Mono = Vec<(u32, i32)>;
+
+/// A sum of terms, sorted by monomial, no zero coefficient; empty for 0.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct Poly {
+    pub terms: Vec<(Mono, Rat)>,
+}
+
+/// The non-polynomial parts of an expression. Operands are canonical [`SymDim`]s.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Atom {
+    /// A named symbol (its interned name).
+    Sym(u32),
+    /// `floor(a / b)`.
+    FloorDiv(SymDim, SymDim),
+    /// `a - b * floor(a / b)`: the divisor's sign.
+    Mod(SymDim, SymDim),
+    Min(SymDim, SymDim),
+    Max(SymDim, SymDim),
+    /// `1` when `a == b`, else `0`.
+    Eq(SymDim, SymDim),
+    /// `1` when `a < b`, else `0`.
+    Lt(SymDim, SymDim),
+    /// `1` when `a <= b`, else `0`.
+    Le(SymDim, SymDim),
+    /// `a` when `c != 0`, else `b`.
+    Select(SymDim, SymDim, SymDim),
+    /// A sum that a term divides by (it appears with a negative power only).
+    Group(SymDim),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Node {
+    Poly(Poly),
+    Atom(Atom),
+}
+
+pub(crate) struct Arena {
+    nodes: Vec<Node>,
+    index: HashMap<Node, u32>,
+}
+
+static ARENA: LazyLock<RwLock<Arena>> = LazyLock::new(|| {
+    RwLock::new(Arena {
+        nodes: Vec::new(),
+        index: HashMap::new(),
+    })
+});
+
+impl Arena {
+    pub fn node(&self, id: u32) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn poly(&self, id: u32) -> &Poly {
+        match self.node(id) {
+            Node::Poly(p) => p,
+            Node::Atom(_) => unreachable!("a SymDim handle names a sum"),
+        }
+    }
+
+    pub fn atom(&self, id: u32) -> Atom {
+        match self.node(id) {
+            Node::Atom(a) => *a,
+            Node::Poly(_) => unreachable!("a monomial names atoms"),
+        }
+    }
+}
+
+/// Runs `f` with the interned forms.
+pub(crate) fn read<R>(f: impl FnOnce(&Arena) -> R) -> R {
+    let arena = ARENA.read().unwrap_or_else(|e| e.into_inner());
+    f(&arena)
+}
+
+/// The id of `node`, interning it; `None` past [`MAX_NODES`].
+pub(crate) fn intern(node: Node) -> Option<u32> {
+    if let Some(&id) = read(|a| a.index.get(&node).copied()).as_ref() {
+        return Some(id);
+    }
+    let mut arena = ARENA.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(&id) = arena.index.get(&node) {
+        return Some(id);
+    }
+    if arena.nodes.len() >= MAX_NODES {
+        return None;
+    }
+    let id = arena.nodes.len() as u32;
+    arena.nodes.push(node.clone());
+    arena.index.insert(node, id);
+    Some(id)
+}
+
+impl Poly {
+    pub fn constant(c: Rat) -> Poly {
+        match c.num {
+            0 => Poly::default(),
+            _ => Poly {
+                terms: vec![(Mono::new(), c)],
+            },
+        }
+    }
+
+    /// The single atom `id` to the first power.
+    pub fn atom(id: u32) -> Poly {
+        Poly {
+            terms: vec![(vec![(id, 1)], Rat::ONE)],
+        }
+    }
+
+    /// The value when it has no atoms.
+    pub fn as_constant(&self) -> Option<Rat> {
+        match self.terms.as_slice() {
+            [] => Some(Rat::ZERO),
+            [(m, c)] if m.is_empty() => Some(*c),
+            _ => None,
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The constant term's numerator (its coefficient when it is an integer).
+    pub fn constant_term(&self) -> i128 {
+        match self.terms.first() {
+            Some((m, c)) if m.is_empty() => c.num,
+            _ => 0,
+        }
+    }
+
+    /// Terms sorted and merged, zero coefficients dropped; `None` past the limits.
+    fn normalized(mut terms: Vec<(Mono, Rat)>) -> Option<Poly> {
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(Mono, Rat)> = Vec::with_capacity(terms.len());
+        for (m, c) in terms {
+            match out.last_mut() {
+                Some((lm, lc)) if *lm == m => *lc = lc.add(c)?,
+                _ => out.push((m, c)),
+            }
+        }
+        out.retain(|(_, c)| c.num != 0);
+        (out.len() <= MAX_TERMS).then_some(Poly { terms: out })
+    }
+
+    pub fn add(&self, o: &Poly) -> Option<Poly> {
+        let terms = self.terms.iter().chain(&o.terms).cloned().collect();
+        Poly::normalized(terms)
+    }
+
+    pub fn scale(&self, k: Rat) -> Option<Poly> {
+        let terms: Option<Vec<_>> = self
+            .terms
+            .iter()
+            .map(|(m, c)| Some((m.clone(), c.mul(k)?)))
+            .collect();
+        Poly::normalized(terms?)
+    }
+
+    pub fn sub(&self, o: &Poly) -> Option<Poly> {
+        self.add(&o.scale(Rat::int(-1))?)
+    }
+
+    pub fn mul(&self, o: &Poly) -> Option<Poly> {
+        if self.terms.len().saturating_mul(o.terms.len()) > MAX_TERMS * MAX_TERMS {
+            return None;
+        }
+        let mut terms = Vec::with_capacity(self.terms.len() * o.terms.len());
+        for (ma, ca) in &self.terms {
+            for (mb, cb) in &o.terms {
+                terms.push((mono_mul(ma, mb)?, ca.mul(*cb)?));
+            }
+        }
+        Poly::normalized(terms)
+    }
+
+    /// Whether every term has an integer coefficient and no negative power: the forms that
+    /// are integers for every value of the atoms.
+    pub fn is_integral(&self) -> bool {
+        self.terms
+            .iter()
+            .all(|(m, c)| c.is_int() && m.iter().all(|&(_, e)| e > 0))
+    }
+}
+
+/// The product of two monomials; `None` past [`MAX_EXP`].
+pub(crate) fn mono_mul(a: &Mono, b: &Mono) -> Option<Mono> {
+    let mut out = Mono::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let f = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x.0 == y.0 => {
+                i += 1;
+                j += 1;
+                (x.0, x.1 + y.1)
+            }
+            (Some(&x), Some(&y)) if x.0 < y.0 => {
+                i += 1;
+                x
+            }
+            (Some(&x), None) => {
+                i += 1;
+                x
+            }
+            (_, Some(&y)) => {
+                j += 1;
+                y
+            }
+            (None, None) => unreachable!(),
+        };
+        if f.1.abs() > MAX_EXP {
+            return None;
+        }
+        if f.1 != 0 {
+            out.push(f);
+        }
+    }
+    Some(out)
+}
