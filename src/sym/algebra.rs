@@ -399,3 +399,99 @@ fn compare(a: SymDim, b: SymDim, strict: bool) -> SymDim {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(n: &str) -> SymDim {
+        SymDim::sym(n)
+    }
+
+    fn k(v: i64) -> SymDim {
+        SymDim::int(v)
+    }
+
+    #[test]
+    fn floors_reduce_their_numerator() {
+        let h = s("H");
+        // Offsets: (H - 1) // 32 + 1 == (H + 31) // 32; a common factor divides out.
+        assert_eq!(
+            (h - k(1)).floor_div(&k(32)).unwrap() + k(1),
+            (h + k(31)).floor_div(&k(32)).unwrap()
+        );
+        assert_eq!(
+            (k(4) * h + k(2)).floor_div(&k(8)).unwrap(),
+            (k(2) * h + k(1)).floor_div(&k(4)).unwrap()
+        );
+        // A remainder that stays below the divisor floors to nothing.
+        assert_eq!(h.floor_mod(&k(7)).unwrap().floor_div(&k(7)).unwrap(), k(0));
+        // Floors of floors, and negative divisors, evaluate as Python does.
+        let f = h.floor_div(&k(2)).unwrap().floor_div(&k(3)).unwrap();
+        let g = (k(5) - h).floor_div(&k(-3)).unwrap();
+        let m = (k(5) - h).floor_mod(&k(-3)).unwrap();
+        for v in 1..40i64 {
+            let at = [("H", v as usize)];
+            assert_eq!(f.eval_int(&at), Some(v / 2 / 3), "{f} at {v}");
+            assert_eq!(g.eval_int(&at), Some(floor(5 - v, -3)), "{g} at {v}");
+            assert_eq!(
+                m.eval_int(&at),
+                Some((5 - v) - (-3) * floor(5 - v, -3)),
+                "{m} at {v}"
+            );
+        }
+        // A divisor that may be 0 is never cancelled: the value is undefined there.
+        let z = h - k(1);
+        let q = z.floor_div(&z).unwrap();
+        assert_eq!(q.eval(&[("H", 1)]), None);
+        assert_eq!(q.eval(&[("H", 2)]), Some(1));
+        assert_eq!((k(2) * h).floor_div(&h).unwrap(), k(2));
+    }
+
+    fn floor(x: i64, y: i64) -> i64 {
+        let q = x / y;
+        if q * y != x && ((x < 0) != (y < 0)) {
+            q - 1
+        } else {
+            q
+        }
+    }
+
+    #[test]
+    fn bounds_decide_comparisons() {
+        let (b, t) = (s("B"), s("T"));
+        assert_eq!(b.max(&k(1)), b);
+        assert_eq!(b.min(&k(0)), k(0));
+        assert_eq!(b.equal(&k(-1)), k(0));
+        assert_eq!((k(2) * b).equal(&k(3)), k(0)); // 2*B is even
+        assert_eq!(k(0).less(&b), k(1));
+        assert_eq!(b.less_equal(&k(0)), k(0));
+        let m = b.min(&t);
+        assert_eq!(m, t.min(&b));
+        assert_eq!(m.eval(&[("B", 3), ("T", 2)]), Some(2));
+        let pick = b.less(&t).select(&b, &t);
+        assert_eq!(pick.eval(&[("B", 3), ("T", 5)]), Some(3));
+        assert_eq!(pick.eval(&[("B", 6), ("T", 5)]), Some(5));
+        assert_eq!(b.select(&t, &k(1)), t); // B is never 0
+    }
+
+    #[test]
+    fn exact_quotients_and_invalid_forms() {
+        let (n, t) = (s("N"), s("T"));
+        assert_eq!((k(3) * n / k(2)).to_string(), "3*N/2");
+        assert_eq!((k(6) / n).to_string(), "6/N");
+        assert_eq!((k(3) / (k(2) * n)).to_string(), "3/(2*N)");
+        let half = t.floor_div(&k(2)).unwrap();
+        let q = k(64) * t / half;
+        assert_eq!(q.to_string(), "64*T/(T // 2)");
+        assert_eq!(q.eval(&[("T", 4)]), Some(128));
+        assert_eq!(q.eval(&[("T", 7)]), None);
+        let sum = n + k(1);
+        assert_eq!((k(2) * n + k(2)) / sum, k(2));
+        assert_eq!(((n * n + n) / sum).eval(&[("N", 4)]), Some(4));
+        assert!(!(n / k(0)).is_valid());
+        assert!(n.floor_div(&SymDim::INVALID).is_err());
+        assert_eq!(SymDim::INVALID.to_string(), "<invalid>");
+        assert_eq!((SymDim::INVALID + n).eval(&[("N", 1)]), None);
+    }
+}

@@ -56,8 +56,6 @@ use std::hash::{Hash, Hasher};
 /// assert_eq!(out.conditions()[1].to_string(), "3136*B % (B // 2) == 0");
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
-/// # Ok::<(), ndarray_reshape::ReshapeError>(())
-/// ```
 #[derive(Clone)]
 pub struct ShapeValue {
     /// 0-D (one entry) or 1-D.
