@@ -374,7 +374,7 @@ impl Extent for SymDim {
                     return Err(infer_fail_sym(slot, known, size));
                 }
                 // A dim that may be 0 leaves -1 undetermined there.
-                for (_, &d) in dims.iter().enumerate().filter(|&(i, _)| Some(i) != infer) {
+                for (_, &d) in dims.iter().enumerate().filter(|&(i, _)| i != slot) {
                     if !sym::at_least_one(d) {
                         let c = Condition::at_most(SymDim::from(1), d);
                         if !conds.contains(&c) {
@@ -513,8 +513,8 @@ fn equal_sizes(
     Err(size_mismatch(dims, known, size))
 }
 
-/// Whether `a == b` for some values of the symbols (zeros are known: symbols are at least 1),
-/// the condition it needs, if any, added to `conds`.
+/// Whether `a == b` for some values of the symbols (decided where the bounds of their
+/// difference decide it), the condition it needs, if any, added to `conds`.
 fn equal(a: SymDim, b: SymDim, conds: &mut Small<Condition>) -> bool {
     possible(sym::equals(b, a), conds)
 }

@@ -66,10 +66,18 @@ fn check_division(name: &str, a: SymDim, b: SymDim) -> Result<(Poly, Poly), Resh
     Ok((p, q))
 }
 
-/// `p = c*Q + R` for the constant `c > 0`, each coefficient of `R` in `0..c`, when every term of
-/// `p` is integral (else `None`).
-fn split(p: &Poly, c: i128) -> Option<(Poly, Poly)> {
-    if !p.is_integral() && p.as_constant().map_or(true, |k| !k.is_int()) {
+/// An integral `p` over a constant `c > 0`: `p = c*quo + rest`, each coefficient of `rest` in
+/// `0..c`, so that `p // c == quo + rest // c` and `p % c == rest % c`.
+struct Reduced {
+    quo: SymDim,
+    rest: SymDim,
+    /// `rest` as `g*num` over `div = c/g` (`g` the common divisor of its coefficients and `c`),
+    /// unless `rest` lies in `0..c` for every value of the symbols (then `rest // c` is 0).
+    parts: Option<(i128, SymDim, SymDim)>,
+}
+
+fn reduce(p: &Poly, c: i128) -> Option<Reduced> {
+    if !p.is_integral() {
         return None;
     }
     let (mut q, mut r) = (Vec::new(), Vec::new());
@@ -82,20 +90,32 @@ fn split(p: &Poly, c: i128) -> Option<(Poly, Poly)> {
             r.push((m.clone(), Rat::int(rem)));
         }
     }
-    Some((Poly { terms: q }, Poly { terms: r }))
+    let r = Poly { terms: r };
+    let rest = SymDim::of_poly(Some(r.clone()));
+    let b = bounds(rest);
+    let within = b.lo.is_some_and(|lo| lo >= Rat::ZERO) && b.hi.is_some_and(|hi| hi < Rat::int(c));
+    // Every coefficient of `rest` is in 1..c, so `g < c` and the divisor is at least 2.
+    let parts = (!within).then(|| {
+        let g = r
+            .terms
+            .iter()
+            .fold(c.unsigned_abs(), |g, (_, k)| gcd(g, k.num.unsigned_abs()))
+            as i128;
+        let num = SymDim::of_poly(r.scale(Rat::new(1, g).unwrap_or(Rat::ONE)));
+        (g, num, constant(c / g))
+    });
+    Some(Reduced {
+        quo: SymDim::of_poly(Some(Poly { terms: q })),
+        rest,
+        parts,
+    })
 }
 
-/// The greatest common divisor of the coefficients of an integral `p` and `c`.
-fn content(p: &Poly, c: i128) -> i128 {
-    p.terms
-        .iter()
-        .fold(c.unsigned_abs(), |g, (_, k)| gcd(g, k.num.unsigned_abs())) as i128
-}
-
-/// Whether `0 <= r <= c - 1` for every value of the symbols.
-fn within(r: SymDim, c: i128) -> bool {
-    let b = bounds(r);
-    b.lo.is_some_and(|lo| lo >= Rat::ZERO) && b.hi.is_some_and(|hi| hi <= Rat::int(c - 1))
+/// `a / b` when it is an integer for every value of the symbols and `b` is never 0 (else the
+/// graph's division fails where `b` is, and so must the value).
+fn exact_multiple(a: SymDim, b: SymDim) -> Option<SymDim> {
+    let q = a / b;
+    (q.poly().is_some_and(|e| e.is_integral()) && super::shape::never_zero(b)).then_some(q)
 }
 
 impl SymDim {
@@ -167,25 +187,18 @@ impl SymDim {
                 // a mod c = -((-a) mod -c)
                 return Ok(-(-a).floor_mod(&constant(-c))?);
             }
-            if let Some((_, r)) = split(&p, c) {
-                let rd = SymDim::of_poly(Some(r.clone()));
-                if r.as_constant().is_some() || within(rd, c) {
-                    return Ok(rd);
-                }
-                let g = content(&r, c);
-                let reduced = SymDim::of_poly(r.scale(Rat::new(1, g).unwrap_or(Rat::ONE)));
-                let m = SymDim::of_atom(Atom::Mod(
-                    reduced,
-                    SymDim::of_poly(Some(Poly::constant(Rat::int(c / g)))),
-                ));
-                return Ok(SymDim::of_poly(Some(Poly::constant(Rat::int(g)))) * m);
+            if let Some(r) = reduce(&p, c) {
+                return Ok(match r.parts {
+                    None => r.rest,
+                    Some((g, num, div)) => constant(g) * SymDim::of_atom(Atom::Mod(num, div)),
+                });
             }
         }
         // A divisor that divides for every value of the symbols leaves nothing.
-        if (a / b).poly().is_some_and(|e| e.is_integral()) && nonzero(b) {
-            return Ok(SymDim::from(0));
+        match exact_multiple(a, b) {
+            Some(_) => Ok(SymDim::from(0)),
+            None => Ok(SymDim::of_atom(Atom::Mod(a, b))),
         }
-        Ok(SymDim::of_atom(Atom::Mod(a, b)))
     }
 
     /// The smaller of the two; decided where the symbols' bounds decide it (`min(B, 0) == 0`).
@@ -228,7 +241,7 @@ impl SymDim {
         if d.is_zero() {
             return SymDim::from(1);
         }
-        if bounds(d).excludes_zero() || super::shape::never_zero(d) {
+        if super::shape::never_zero(d) {
             return SymDim::from(0);
         }
         SymDim::of_atom(Atom::Eq(a, b))
@@ -306,36 +319,14 @@ fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
             };
             return floor(&np, &nq, -a, -b);
         }
-        if c == 1 && p.is_integral() {
-            return a;
-        }
-        if let Some((quo, r)) = split(p, c) {
-            let quo = SymDim::of_poly(Some(quo));
-            let rd = SymDim::of_poly(Some(r.clone()));
-            if r.as_constant().is_some() || within(rd, c) {
-                return quo;
-            }
-            let g = content(&r, c);
-            let reduced = SymDim::of_poly(r.scale(Rat::new(1, g).unwrap_or(Rat::ONE)));
-            let rest = match c / g {
-                1 => reduced,
-                d => SymDim::of_atom(Atom::FloorDiv(reduced, constant(d))),
+        if let Some(r) = reduce(p, c) {
+            return match r.parts {
+                None => r.quo,
+                Some((_, num, div)) => r.quo + SymDim::of_atom(Atom::FloorDiv(num, div)),
             };
-            return quo + rest;
         }
     }
-    // An exact quotient that is an integer for every value of the symbols, where the divisor
-    // is never 0 (else the graph's division fails there, and so must the value).
-    let exact = a / b;
-    if exact.poly().is_some_and(|e| e.is_integral()) && nonzero(b) {
-        return exact;
-    }
-    SymDim::of_atom(Atom::FloorDiv(a, b))
-}
-
-/// Whether `d` is 0 for no value of the symbols.
-fn nonzero(d: SymDim) -> bool {
-    bounds(d).excludes_zero() || super::shape::never_zero(d)
+    exact_multiple(a, b).unwrap_or_else(|| SymDim::of_atom(Atom::FloorDiv(a, b)))
 }
 
 /// The integer `c` as a dim (any `i128`).

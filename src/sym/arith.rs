@@ -4,7 +4,8 @@
 //! error); a symbolic result carries the conditions that keep it within `i64` where the known
 //! sizes do not.
 
-use super::eval::{lower, upper};
+use super::eval::{bounds, lower, upper};
+use super::expr::Rat;
 use super::ops::Op;
 use super::value::{add, joined, sizes};
 use super::{Condition, ShapeValue, SymDim};
@@ -364,13 +365,12 @@ impl ShapeValue {
                 ));
             }
             if grows && e.constant().is_none() {
-                let max = SymDim::int(i64::MAX);
-                let min = SymDim::int(i64::MIN);
-                if !upper(e, &out.sizes).is_some_and(|u| u <= max.rat()) {
-                    add(&mut out.conditions, Condition::at_most(e, max));
+                let (max, min) = (i64::MAX, i64::MIN);
+                if !upper(e, &out.sizes).is_some_and(|u| u <= Rat::int(max.into())) {
+                    add(&mut out.conditions, Condition::at_most(e, SymDim::int(max)));
                 }
-                if !lower(e, &out.sizes).is_some_and(|l| l >= min.rat()) {
-                    add(&mut out.conditions, Condition::at_most(min, e));
+                if !lower(e, &out.sizes).is_some_and(|l| l >= Rat::int(min.into())) {
+                    add(&mut out.conditions, Condition::at_most(SymDim::int(min), e));
                 }
             }
             out.entries.push(e);
@@ -408,9 +408,11 @@ fn lift(e: ReshapeError) -> Failure {
 /// floor where they are known to differ, else written out with a selection.
 fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Failure> {
     let sign = |d: SymDim| {
-        let (lo, hi) = (lower(d, &[]), upper(d, &[]));
-        let zero = SymDim::from(0).rat();
-        match (lo.is_some_and(|l| l >= zero), hi.is_some_and(|h| h <= zero)) {
+        let b = bounds(d);
+        match (
+            b.lo.is_some_and(|l| l >= Rat::ZERO),
+            b.hi.is_some_and(|h| h <= Rat::ZERO),
+        ) {
             (true, _) => 1,
             (_, true) => -1,
             _ => 0,

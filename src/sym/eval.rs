@@ -2,7 +2,7 @@
 //! its bounds over every value of the symbols (each from 1 to `isize::MAX`), by interval
 //! arithmetic on the canonical form.
 
-use super::expr::{self, Arena, Atom, Mono, Node, Poly, Rat};
+use super::expr::{self, Arena, Atom, Mono, Poly, Rat};
 use super::{name_of, Repr, SymDim};
 use crate::dims::LIMIT;
 
@@ -64,8 +64,7 @@ impl Evaluator<'_> {
     }
 
     fn atom(&mut self, id: u32) -> Value {
-        // Atoms repeat within one expression (`B` in `B // 2` and `B*T`): each is valued once.
-        if let Some(&(_, v)) = self.memo.iter().find(|m| m.0 == id) {
+        if let Some(v) = cached(&self.memo, id) {
             return v;
         }
         let v = self.atom_value(self.arena.atom(id));
@@ -107,6 +106,12 @@ impl Evaluator<'_> {
             Atom::Group(g) => self.dim(g),
         }
     }
+}
+
+/// What a walk already found for the atom `id`: atoms repeat within one expression (`B` in
+/// `B // 2` and `B*T`), and each is walked once.
+fn cached<T: Copy>(memo: &[(u32, T)], id: u32) -> Option<T> {
+    memo.iter().find(|m| m.0 == id).map(|m| m.1)
 }
 
 /// `x // y` toward negative infinity; `None` on overflow.
@@ -301,29 +306,30 @@ impl Bounder<'_> {
     fn dim(&mut self, d: SymDim) -> Bounds {
         match d.0 {
             Repr::Int(v) => Bounds::point(Rat::int(v as i128)),
-            Repr::Expr(id) => match self.arena.node(id) {
-                Node::Poly(p) => self.poly(&p.clone()),
-                Node::Atom(_) => Bounds::ANY,
-            },
+            Repr::Expr(id) => {
+                let arena = self.arena;
+                self.poly(arena.poly(id))
+            }
             Repr::Invalid => Bounds::ANY,
         }
     }
 
     fn poly(&mut self, p: &Poly) -> Bounds {
-        let mut sum = Bounds::point(Rat::ZERO);
-        for (m, c) in &p.terms {
-            let mut t = Bounds::point(*c);
-            for &(id, e) in m {
-                let a = self.atom(id);
-                t = t.mul(a.pow(e));
-            }
-            sum = sum.add(t);
-        }
-        sum
+        p.terms
+            .iter()
+            .fold(Bounds::point(Rat::ZERO), |sum, (m, c)| {
+                sum.add(Bounds::point(*c).mul(self.mono(m)))
+            })
+    }
+
+    fn mono(&mut self, m: &Mono) -> Bounds {
+        m.iter().fold(Bounds::point(Rat::ONE), |t, &(id, e)| {
+            t.mul(self.atom(id).pow(e))
+        })
     }
 
     fn atom(&mut self, id: u32) -> Bounds {
-        if let Some(&(_, b)) = self.memo.iter().find(|m| m.0 == id) {
+        if let Some(b) = cached(&self.memo, id) {
             return b;
         }
         let b = self.atom_bounds(self.arena.atom(id));
@@ -428,16 +434,6 @@ pub(crate) fn at_least_one(d: SymDim) -> bool {
     bounds(d).lo.is_some_and(|l| l >= Rat::ONE)
 }
 
-impl SymDim {
-    /// The value of a known integer (of any size) as a rational.
-    pub(crate) fn rat(self) -> Rat {
-        match self.0 {
-            Repr::Int(v) => Rat::int(v as i128),
-            _ => Rat::ZERO,
-        }
-    }
-}
-
 /// A single-term size `c * M` (every power positive) as its monomial and coefficient.
 fn size_term(arena: &Arena, d: SymDim) -> Option<(Mono, Rat)> {
     let Repr::Expr(id) = d.0 else {
@@ -469,13 +465,7 @@ impl Upper<'_> {
         for (m, c) in &p.terms {
             let t = match c.num > 0 {
                 true => c.mul(self.mono(m, depth)?)?,
-                false => c.mul(
-                    self.b
-                        .poly(&Poly {
-                            terms: vec![(m.clone(), Rat::ONE)],
-                        })
-                        .lo?,
-                )?,
+                false => c.mul(self.b.mono(m).lo?)?,
             };
             sum = sum.add(t)?;
         }
@@ -485,10 +475,7 @@ impl Upper<'_> {
     /// An upper bound of the monomial `m`: its interval's, a known size that contains it, or a
     /// floor in it replaced by its (larger) quotient.
     fn mono(&mut self, m: &Mono, depth: u8) -> Option<Rat> {
-        let one = Poly {
-            terms: vec![(m.clone(), Rat::ONE)],
-        };
-        let mut best = self.b.poly(&one).hi;
+        let mut best = self.b.mono(m).hi;
         let ranges: Vec<Bounds> = m.iter().map(|&(id, _)| self.b.atom(id)).collect();
         if m.iter().any(|f| f.1 < 0) || ranges.iter().any(|r| !r.lo.is_some_and(|l| l >= Rat::ZERO))
         {
@@ -499,7 +486,7 @@ impl Upper<'_> {
                 best = Some(best.map_or(v, |b| b.min(v)));
             }
         };
-        for (sm, sc) in self.sizes.clone() {
+        for (sm, sc) in &self.sizes {
             let inside = m
                 .iter()
                 .all(|&(id, e)| sm.iter().any(|&(s, se)| s == id && se >= e));
@@ -508,7 +495,7 @@ impl Upper<'_> {
                 used == se || self.b.atom(s).lo.is_some_and(|l| l >= Rat::ONE)
             });
             if inside && rest_at_least_one {
-                tighten(Rat::int(LIMIT as i128).div(sc));
+                tighten(Rat::int(LIMIT as i128).div(*sc));
             }
         }
         if depth == 0 {

@@ -224,7 +224,7 @@ pub(crate) fn read<R>(f: impl FnOnce(&Arena) -> R) -> R {
 
 /// The id of `node`, interning it; `None` past [`MAX_NODES`].
 pub(crate) fn intern(node: Node) -> Option<u32> {
-    if let Some(&id) = read(|a| a.index.get(&node).copied()).as_ref() {
+    if let Some(id) = read(|a| a.index.get(&node).copied()) {
         return Some(id);
     }
     let mut arena = ARENA.write().unwrap_or_else(|e| e.into_inner());

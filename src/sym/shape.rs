@@ -209,17 +209,16 @@ fn balanced(d: &Poly) -> (SymDim, SymDim) {
     )
 }
 
-/// Whether `d` is never 0: its constant is not a multiple of the common divisor of its other
-/// coefficients (each term an integer for every value).
+/// Whether `d` is 0 for no value of the symbols: its bounds exclude 0, or its constant is not
+/// a multiple of the common divisor of its other coefficients (each term an integer).
 pub(crate) fn never_zero(d: SymDim) -> bool {
+    if bounds(d).excludes_zero() {
+        return true;
+    }
     let Some(p) = d.poly() else {
         return false;
     };
-    if !p
-        .terms
-        .iter()
-        .all(|(m, c)| c.is_int() && m.iter().all(|f| f.1 > 0))
-    {
+    if !p.is_integral() {
         return false;
     }
     let c0 = p.constant_term();
@@ -327,7 +326,7 @@ pub(crate) fn integer(q: SymDim) -> Exact {
     let Some(p) = q.poly() else {
         return Exact::Never;
     };
-    if p.is_integral() || p.as_constant().is_some_and(|c| c.is_int()) {
+    if p.is_integral() {
         return Exact::Always;
     }
     match p.terms.as_slice() {
@@ -347,7 +346,7 @@ pub(crate) fn equals(a: SymDim, b: SymDim) -> Exact {
     if d.is_zero() {
         return Exact::Always;
     }
-    if bounds(d).excludes_zero() || never_zero(d) {
+    if never_zero(d) {
         return Exact::Never;
     }
     Exact::Sometimes(Condition::equal(a, b))
