@@ -308,9 +308,6 @@ fn floor_i64(x: i64, y: i64) -> i64 {
 
 /// `floor(p / q)` in canonical form (`q` non-zero).
 fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
-    if p.is_zero() {
-        return SymDim::from(0);
-    }
     if let Some(c) = q.as_constant().filter(|c| c.is_int()) {
         let c = c.num;
         if c < 0 {
@@ -436,6 +433,11 @@ mod tests {
         let q = z.floor_div(&z).unwrap();
         assert_eq!(q.eval(&[("H", 1)]), None);
         assert_eq!(q.eval(&[("H", 2)]), Some(1));
+        let zero = k(0).floor_div(&z).unwrap();
+        assert_eq!(zero.eval(&[("H", 1)]), None);
+        assert_eq!(zero.eval(&[("H", 2)]), Some(0));
+        assert_eq!(k(0).floor_mod(&z).unwrap().eval(&[("H", 1)]), None);
+        assert_eq!(k(0).floor_div(&h).unwrap(), k(0));
         assert_eq!((k(2) * h).floor_div(&h).unwrap(), k(2));
     }
 
