@@ -351,7 +351,10 @@ rules! {
     /// ([`ShapeSpec::to_onnx_symbolic`](crate::ShapeSpec::to_onnx_symbolic)).
     OnnxInexpressible => "onnx_inexpressible",
     /// An MXNet operator attribute (a string of the symbol JSON) that does not parse, or that
-    /// the operator does not have ([`Mx::from_attrs`](crate::Mx::from_attrs) and the others).
+    /// the operator does not have ([`Mx::from_attrs`](crate::Mx::from_attrs) and the others);
+    /// an ONNX or Paddle operator given attributes or inputs its signature does not have
+    /// ([`ShapeValue::onnx_op`](crate::ShapeValue::onnx_op),
+    /// [`ShapeValue::paddle_op`](crate::ShapeValue::paddle_op)).
     BadAttribute => "bad_attribute",
     /// A symbolic entry where a number is needed: a [`ShapeValue`](crate::ShapeValue) with
     /// symbols (or conditions) in a concrete inference or in a spec that holds numbers only, a
@@ -369,6 +372,10 @@ rules! {
     DivisionByZero => "division_by_zero",
     /// A division of symbolic sizes that is an integer for no value of the symbols.
     InexactDivision => "inexact_division",
+    /// An operator the shape-op tables do not compute: a name they do not know, or a value
+    /// in floating point (shape values are integers; see
+    /// [`ShapeValue::onnx_op`](crate::ShapeValue::onnx_op)).
+    UnknownOp => "unknown_op",
 }
 
 impl fmt::Display for ReshapeError {

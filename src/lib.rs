@@ -363,7 +363,7 @@ pub use spec::npx::Npx;
 pub use spec::onnx::Onnx;
 pub use spec::paddle::Paddle;
 pub use spec::{Ranked, ShapeSpec};
-pub use sym::{Condition, ShapeValue, SymDim, SymShape};
+pub use sym::{Condition, OpAttr, ShapeValue, SymDim, SymShape};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling

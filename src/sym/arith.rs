@@ -1,6 +1,6 @@
 //! The element-wise arithmetic of shape values, as the graph computes it on int64: ONNX `Add`,
-//! `Sub`, `Mul`, `Div` (truncating), `Mod`, `Min`, `Max`, `Equal`, `Less`, `Where`, and Paddle's
-//! `floor_divide`, `remainder` and `scale`. Numbers are computed exactly (an overflow is an
+//! `Sub`, `Mul`, `Div` (truncating), `Mod`, `Min`, `Max`, `Neg`, `Abs`, integer `Cast`s,
+//! `ReduceProd`, and Paddle's `floor_divide`, `remainder` and `scale`. Numbers are computed exactly (an overflow is an
 //! error); a symbolic result carries the conditions that keep it within `i64` where the known
 //! sizes do not.
 
@@ -12,7 +12,7 @@ use super::{Condition, ShapeValue, SymDim};
 use crate::error::{ReshapeError, Rule};
 
 /// One entry's failure: the rule and the detail.
-type Failure = (Rule, String);
+pub(super) type Failure = (Rule, String);
 
 impl ShapeValue {
     /// ONNX `Add` (Paddle `add`): entry by entry, with broadcasting (a 0-D value or a single
@@ -195,86 +195,6 @@ impl ShapeValue {
         self.arith(other, "max", |a, b| Ok(a.max(&b)))
     }
 
-    /// ONNX `Equal` (Paddle `equal`): 1 where the entries are equal, else 0; decided where
-    /// the symbols' bounds decide it (a size is never `-1`).
-    ///
-    /// # Errors
-    ///
-    /// As for [`min`](Self::min).
-    ///
-    /// ```
-    /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(64)]);
-    /// assert_eq!(v.equal(&ShapeValue::scalar(-1))?.to_string(), "[0, 0]");
-    /// assert_eq!(v.equal(&ShapeValue::scalar(64))?.to_string(), "[(64 == B), 1]");
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn equal(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        self.arith(other, "equal", |a, b| Ok(a.equal(&b)))
-    }
-
-    /// ONNX `Less` (Paddle `less_than`): 1 where `self < other`, else 0.
-    ///
-    /// # Errors
-    ///
-    /// As for [`min`](Self::min).
-    ///
-    /// ```
-    /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// let b = ShapeValue::from(SymDim::sym("B"));
-    /// assert_eq!(ShapeValue::scalar(0).less(&b)?, ShapeValue::scalar(1));
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn less(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        self.arith(other, "less", |a, b| Ok(a.less(&b)))
-    }
-
-    /// ONNX `Where`: `if_true` where `cond` is non-zero, else `if_false`, entry by entry with
-    /// broadcasting; decided where the symbols' bounds decide `cond`.
-    ///
-    /// # Errors
-    ///
-    /// [`LengthMismatch`](ReshapeError::LengthMismatch) for lengths that do not broadcast.
-    ///
-    /// ```
-    /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// // TorchScript's expand guard, Where(Equal(s, -1), 1, s): a size is never -1.
-    /// let s = ShapeValue::concat(&[ShapeValue::shape_of(&[SymDim::sym("B")]), ShapeValue::from(vec![-1])])?;
-    /// let guarded = ShapeValue::select(&s.equal(&ShapeValue::scalar(-1))?, &ShapeValue::scalar(1), &s)?;
-    /// assert_eq!(guarded.to_string(), "[B, 1]");
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn select(
-        cond: &ShapeValue,
-        if_true: &ShapeValue,
-        if_false: &ShapeValue,
-    ) -> Result<ShapeValue, ReshapeError> {
-        let lens = [cond.len(), if_true.len(), if_false.len()];
-        let len = *lens.iter().max().unwrap_or(&1);
-        let op = Op {
-            name: "select",
-            operands: &[cond, if_true, if_false],
-        };
-        if let Some(p) = lens.iter().position(|&n| n != len && n != 1) {
-            return Err(op.fail(
-                Rule::LengthMismatch,
-                Some(p),
-                format!("lengths {lens:?} do not broadcast"),
-            ));
-        }
-        let at = |v: &ShapeValue, i: usize| v.entries[if v.len() == 1 { 0 } else { i }];
-        let entries = (0..len)
-            .map(|i| at(cond, i).select(&at(if_true, i), &at(if_false, i)))
-            .collect();
-        let all = [cond, if_true, if_false];
-        Ok(ShapeValue {
-            scalar: cond.scalar && if_true.scalar && if_false.scalar,
-            entries,
-            conditions: joined(&all),
-            sizes: sizes(&all),
-        })
-    }
-
     /// Paddle `scale` on an integer tensor: `x * scale + bias` (`bias_after_scale`) or
     /// `(x + bias) * scale`, exact when the scale and the bias are integers, as the float
     /// attributes of a shape computation are (`scale(B, 64.0)` is `64*B`).
@@ -317,10 +237,198 @@ impl ShapeValue {
         }
     }
 
+    /// ONNX `Neg` (Paddle `scale` by -1): the entries negated.
+    ///
+    /// # Errors
+    ///
+    /// [`Overflow`](ReshapeError::Overflow) for `-i64::MIN`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(3)]).neg()?;
+    /// assert_eq!(v.entries(), &[-SymDim::sym("B"), SymDim::int(-3)]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn neg(&self) -> Result<ShapeValue, ReshapeError> {
+        self.arith(&ShapeValue::scalar(0), "neg", |a, _| {
+            number(SymDim::from(0), a, i64::checked_sub, "-").unwrap_or(Ok(-a))
+        })
+    }
+
+    /// ONNX `Abs` (Paddle `abs`): the entries' magnitudes; a size is its own.
+    ///
+    /// # Errors
+    ///
+    /// [`Overflow`](ReshapeError::Overflow) for `|i64::MIN|`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::from(vec![-3, 4]).abs()?;
+    /// assert_eq!(v, ShapeValue::from(vec![3, 4]));
+    /// let b = ShapeValue::from(SymDim::sym("B"));
+    /// assert_eq!(b.abs()?, b);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn abs(&self) -> Result<ShapeValue, ReshapeError> {
+        self.arith(&ShapeValue::scalar(0), "abs", |a, _| {
+            if let Some(x) = a.constant() {
+                return x
+                    .checked_abs()
+                    .map(SymDim::int)
+                    .ok_or_else(|| (Rule::Overflow, format!("|{x}| overflows i64")));
+            }
+            Ok(a.less(&SymDim::from(0)).select(&-a, &a))
+        })
+    }
+
+    /// ONNX `Cast` and Paddle `cast` to an integer type, named as NumPy, ONNX or Paddle name it
+    /// (`"int64"`, `"int32"`, `"uint8"`, `"bool"`, ...), as the runtimes compute it: a number
+    /// outside the type wraps (two's complement, as a C++ `static_cast`), `bool` is 1 for any
+    /// non-zero entry. A symbolic entry the symbols' bounds do not keep inside the type carries
+    /// the bound as a condition (`H*W <= 2147483647` for `int32`).
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownOp`](ReshapeError::UnknownOp) for a floating-point type: shape values are
+    /// integers, so a subtree computed in floats is folded to its integers before (see
+    /// [`onnx_op`](Self::onnx_op)); [`BadAttribute`](ReshapeError::BadAttribute) for a name
+    /// that is no type; [`Overflow`](ReshapeError::Overflow) for a `uint64` past `i64::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// assert_eq!(ShapeValue::scalar(3_000_000_000).cast("int32")?, ShapeValue::scalar(-1_294_967_296));
+    /// assert_eq!(ShapeValue::from(vec![0, 7]).cast("bool")?, ShapeValue::from(vec![0, 1]));
+    /// let hw = ShapeValue::from(SymDim::sym("H") * SymDim::sym("W")).cast("int32")?;
+    /// assert_eq!(hw.conditions()[0].to_string(), "H*W <= 2147483647");
+    /// assert!(ShapeValue::scalar(2).cast("float32").is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn cast(&self, dtype: &str) -> Result<ShapeValue, ReshapeError> {
+        let op = Op {
+            name: "cast",
+            operands: &[self, &dtype],
+        };
+        let bits = |b: u32| Some((b, true));
+        let ubits = |b: u32| Some((b, false));
+        let name = dtype.trim().to_ascii_lowercase();
+        let name = name.strip_prefix("paddle.").unwrap_or(&name);
+        let (width, signed) = match name {
+            "int64" | "long" => bits(64),
+            "int32" | "int" => bits(32),
+            "int16" | "short" => bits(16),
+            "int8" => bits(8),
+            "int4" => bits(4),
+            "uint64" => ubits(64),
+            "uint32" => ubits(32),
+            "uint16" => ubits(16),
+            "uint8" => ubits(8),
+            "uint4" => ubits(4),
+            "bool" => None,
+            "float16" | "float32" | "float64" | "bfloat16" | "float8" | "float" | "double"
+            | "half" => {
+                return Err(op.fail(
+                    Rule::UnknownOp,
+                    Some(1),
+                    format!("a cast to {dtype}: shape values are integers; fold a subtree computed in floats to its integers first"),
+                ))
+            }
+            _ => {
+                return Err(op.fail(
+                    Rule::BadAttribute,
+                    Some(1),
+                    format!("{dtype:?} is not an integer type"),
+                ))
+            }
+        }
+        .map_or((0, false), |t| t);
+        let mut out = ShapeValue {
+            entries: Vec::with_capacity(self.entries.len()),
+            ..self.clone()
+        };
+        for &e in &self.entries {
+            if width == 0 {
+                out.entries
+                    .push(SymDim::from(1) - e.equal(&SymDim::from(0)));
+                continue;
+            }
+            let (lo, hi): (i128, i128) = match signed {
+                true => (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1),
+                false => (0, (1i128 << width) - 1),
+            };
+            if let Some(x) = e.constant() {
+                // Two's complement: keep the low `width` bits, read them in the type.
+                let m = (x as i128).rem_euclid(1i128 << width);
+                let v = if signed && m > hi {
+                    m - (1i128 << width)
+                } else {
+                    m
+                };
+                let v = i64::try_from(v).map_err(|_| {
+                    op.fail(
+                        Rule::Overflow,
+                        Some(0),
+                        format!("{x} as {dtype} is {v}, past i64"),
+                    )
+                })?;
+                out.entries.push(SymDim::int(v));
+                continue;
+            }
+            within(e, lo, hi.min(i64::MAX.into()), &mut out);
+            out.entries.push(e);
+        }
+        Ok(out)
+    }
+
+    /// ONNX `ReduceProd` over the one axis of a 1-D value (Paddle `prod`): the 0-D product of
+    /// the entries (1 for none), with the `i64` bound its partial products need.
+    ///
+    /// # Errors
+    ///
+    /// As for [`mul`](Self::mul).
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::sym("T"), SymDim::from(768)]);
+    /// let n = v.slice(0, 2, 1)?.reduce_prod()?;
+    /// assert_eq!(n.entries(), &[SymDim::sym("B") * SymDim::sym("T")]);
+    /// assert!(n.conditions().is_empty()); // B*T*768 is a tensor's size: within i64
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn reduce_prod(&self) -> Result<ShapeValue, ReshapeError> {
+        self.fold(Some(1), ShapeValue::mul)
+            .unwrap_or(Ok(ShapeValue::scalar(1)))
+    }
+
+    /// The 0-D fold of the entries by `f`, from `start` (from the first entry for `None`,
+    /// then `None` without entries), with the value's conditions and known sizes.
+    pub(super) fn fold(
+        &self,
+        start: Option<i64>,
+        f: impl Fn(&ShapeValue, &ShapeValue) -> Result<ShapeValue, ReshapeError>,
+    ) -> Option<Result<ShapeValue, ReshapeError>> {
+        let (first, rest) = match start {
+            Some(s) => (SymDim::int(s), &self.entries[..]),
+            None => (*self.entries.first()?, &self.entries[1..]),
+        };
+        let mut acc = ShapeValue {
+            scalar: true,
+            entries: vec![first],
+            ..self.clone()
+        };
+        for &e in rest {
+            acc = match f(&acc, &ShapeValue::from(e)) {
+                Ok(v) => v,
+                e => return Some(e),
+            };
+        }
+        Some(Ok(acc))
+    }
+
     /// `f` entry by entry with broadcasting (0-D, or one entry, against any length); the
-    /// result is 0-D when both are. The conditions are both operands' and, for sums and
-    /// products, the `i64` bounds of the symbolic results that the known sizes do not give.
-    fn arith(
+    /// result is 0-D when both are. The conditions are both operands' and, for sums, products
+    /// and negations, the `i64` bounds of the symbolic results that the known sizes do not
+    /// give.
+    pub(super) fn arith(
         &self,
         other: &ShapeValue,
         name: &'static str,
@@ -328,7 +436,7 @@ impl ShapeValue {
     ) -> Result<ShapeValue, ReshapeError> {
         // Sums and products can leave i64; a quotient, a remainder, an extreme, a comparison or
         // a selection stays within its operands, which are i64 values already.
-        let grows = matches!(name, "add" | "sub" | "mul");
+        let grows = matches!(name, "add" | "sub" | "mul" | "neg" | "abs");
         let op = Op {
             name,
             operands: &[self, other],
@@ -365,17 +473,27 @@ impl ShapeValue {
                 ));
             }
             if grows && e.constant().is_none() {
-                let (max, min) = (i64::MAX, i64::MIN);
-                if !upper(e, &out.sizes).is_some_and(|u| u <= Rat::int(max.into())) {
-                    add(&mut out.conditions, Condition::at_most(e, SymDim::int(max)));
-                }
-                if !lower(e, &out.sizes).is_some_and(|l| l >= Rat::int(min.into())) {
-                    add(&mut out.conditions, Condition::at_most(SymDim::int(min), e));
-                }
+                within(e, i64::MIN.into(), i64::MAX.into(), &mut out);
             }
             out.entries.push(e);
         }
         Ok(out)
+    }
+}
+
+/// Adds to `out` the conditions `lo <= e` and `e <= hi` that the known sizes do not give.
+fn within(e: SymDim, lo: i128, hi: i128, out: &mut ShapeValue) {
+    if !upper(e, &out.sizes).is_some_and(|u| u <= Rat::int(hi)) {
+        add(
+            &mut out.conditions,
+            Condition::at_most(e, SymDim::int(hi as i64)),
+        );
+    }
+    if !lower(e, &out.sizes).is_some_and(|l| l >= Rat::int(lo)) {
+        add(
+            &mut out.conditions,
+            Condition::at_most(SymDim::int(lo as i64), e),
+        );
     }
 }
 

@@ -6,13 +6,19 @@
 
 mod algebra;
 mod arith;
+mod attr;
+mod call;
 mod display;
 mod eval;
 mod expr;
+mod logic;
+mod onnx_ops;
 mod ops;
+mod paddle_ops;
 mod shape;
 mod value;
 
+pub use attr::OpAttr;
 pub(crate) use eval::{at_least_one, past_limit};
 pub(crate) use shape::{equals, integer, Exact};
 pub use shape::{Condition, SymShape};

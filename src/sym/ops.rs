@@ -10,7 +10,7 @@ use crate::error::{Dialect, Fail, ReshapeError, Rule};
 
 /// The operation in a shape-op error: its name and its operands as written.
 pub(super) struct Op<'a> {
-    pub(super) name: &'static str,
+    pub(super) name: &'a str,
     pub(super) operands: &'a [&'a dyn fmt::Display],
 }
 

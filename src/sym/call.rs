@@ -1,0 +1,396 @@
+//! One call of an operator by name (`onnx_ops`, `paddle_ops`): its inputs and attributes read
+//! with the operator's signature, its errors naming the call as written, and the operations
+//! both tables share (reductions, a `Reshape` of a value, axes of a value of rank 0 or 1).
+
+use std::fmt;
+
+use super::attr::OpAttr;
+use super::{ShapeValue, SymDim};
+use crate::error::{Dialect, Fail, ReshapeError, Rule};
+
+/// An operator called by name.
+pub(super) struct Call<'a> {
+    /// `"onnx"` or `"paddle"`: whose table.
+    pub(super) framework: &'static str,
+    pub(super) op: &'a str,
+    pub(super) inputs: &'a [ShapeValue],
+    pub(super) attrs: &'a [(&'a str, OpAttr)],
+    /// The ONNX opset; `None` for Paddle.
+    pub(super) opset: Option<i64>,
+}
+
+type R<T> = Result<T, ReshapeError>;
+
+impl fmt::Display for Call<'_> {
+    /// `Unsqueeze(5; axes = [0]) opset 11`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let inputs: Vec<String> = self.inputs.iter().map(|v| v.to_string()).collect();
+        write!(f, "{}({}", self.op, inputs.join(", "))?;
+        let attrs: Vec<String> = self
+            .attrs
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        if !attrs.is_empty() {
+            write!(f, "; {}", attrs.join(", "))?;
+        }
+        f.write_str(")")?;
+        match self.opset {
+            Some(v) => write!(f, " opset {v}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Call<'_> {
+    /// The error of this call: `position` is an input's index, `None` for an attribute or
+    /// the call as a whole.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn fail(&self, rule: Rule, position: Option<usize>, detail: String) -> ReshapeError {
+        Fail::new(rule, position, detail).attach_no_input(Dialect::ShapeOp, self)
+    }
+
+    #[cold]
+    pub(super) fn unknown(&self) -> ReshapeError {
+        let table = match self.framework {
+            "onnx" => "ONNX",
+            _ => "Paddle",
+        };
+        self.fail(
+            Rule::UnknownOp,
+            None,
+            format!("no operator {} in the {table} shape-op table", self.op),
+        )
+    }
+
+    /// Checks that the call has `min..=max` inputs.
+    pub(super) fn arity(&self, min: usize, max: usize) -> R<()> {
+        let n = self.inputs.len();
+        if (min..=max).contains(&n) {
+            return Ok(());
+        }
+        let want = match (min, max) {
+            _ if min == max => format!("{min}"),
+            (_, usize::MAX) => format!("at least {min}"),
+            _ => format!("{min} to {max}"),
+        };
+        Err(self.fail(
+            Rule::BadAttribute,
+            None,
+            format!("{} takes {want} inputs, got {n}", self.op),
+        ))
+    }
+
+    /// Checks that every attribute is one of `names`, each once (ONNX: an attribute of another
+    /// opset is an error, not ignored).
+    pub(super) fn only(&self, names: &[&str]) -> R<()> {
+        for (i, (k, _)) in self.attrs.iter().enumerate() {
+            let detail = if !names.contains(k) {
+                let at = self
+                    .opset
+                    .map(|v| format!(" at opset {v}"))
+                    .unwrap_or_default();
+                format!("{}{at} has no attribute {k}", self.op)
+            } else if self.attrs[..i].iter().any(|(j, _)| j == k) {
+                format!("the attribute {k} is given twice")
+            } else {
+                continue;
+            };
+            return Err(self.fail(Rule::BadAttribute, None, detail));
+        }
+        Ok(())
+    }
+
+    /// Input `i`; the arity was checked.
+    pub(super) fn input(&self, i: usize) -> &ShapeValue {
+        &self.inputs[i]
+    }
+
+    /// Optional input `i`: absent past the inputs given, or given as an empty 1-D value (how
+    /// an optional input left out before a later one is passed).
+    pub(super) fn optional(&self, i: usize) -> Option<&ShapeValue> {
+        self.inputs
+            .get(i)
+            .filter(|v| v.rank() == 0 || !v.is_empty())
+    }
+
+    /// Attribute `name`, read by `get`; an error when it has another type.
+    fn read<T>(&self, name: &str, what: &str, get: impl Fn(&OpAttr) -> Option<T>) -> R<Option<T>> {
+        match self.attrs.iter().find(|(k, _)| *k == name) {
+            None => Ok(None),
+            Some((_, v)) => get(v).map(Some).ok_or_else(|| {
+                self.fail(
+                    Rule::BadAttribute,
+                    None,
+                    format!("the attribute {name} = {v} is not {what}"),
+                )
+            }),
+        }
+    }
+
+    pub(super) fn int(&self, name: &str) -> R<Option<i64>> {
+        self.read(name, "an integer", OpAttr::int)
+    }
+
+    pub(super) fn ints(&self, name: &str) -> R<Option<Vec<i64>>> {
+        self.read(name, "a list of integers", OpAttr::ints)
+    }
+
+    pub(super) fn float(&self, name: &str) -> R<Option<f64>> {
+        self.read(name, "a number", OpAttr::float)
+    }
+
+    pub(super) fn flag(&self, name: &str) -> R<Option<bool>> {
+        self.read(name, "a flag", OpAttr::flag)
+    }
+
+    pub(super) fn attr(&self, name: &str) -> Option<&OpAttr> {
+        self.attrs.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// A required attribute's (or input's) value.
+    pub(super) fn required<T>(&self, name: &str, v: Option<T>) -> R<T> {
+        v.ok_or_else(|| self.missing(name))
+    }
+
+    #[cold]
+    pub(super) fn missing(&self, name: &str) -> ReshapeError {
+        self.fail(
+            Rule::BadAttribute,
+            None,
+            format!("{} needs {name}", self.op),
+        )
+    }
+
+    /// The numbers of input `i` (axes, slice bounds, a target shape): an error when one is
+    /// symbolic.
+    pub(super) fn numbers(&self, i: usize, what: &str) -> R<Vec<i64>> {
+        let v = self.input(i);
+        v.entries()
+            .iter()
+            .map(|e| {
+                e.constant().ok_or_else(|| {
+                    self.fail(
+                        Rule::NeedsNumber,
+                        Some(i),
+                        format!("the {what} {v} are not all numbers"),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// `axes` checked against a value of `rank` (0 or 1) that gains `added` axes: each in
+    /// `-(rank + added)..rank + added`, none twice. The resolved axes.
+    pub(super) fn axes(&self, axes: &[i64], rank: usize, added: usize) -> R<Vec<usize>> {
+        let r = (rank + added) as i64;
+        let mut out: Vec<usize> = Vec::with_capacity(axes.len());
+        for &a in axes {
+            let at = if a < 0 { a.saturating_add(r) } else { a };
+            if !(0..r).contains(&at) {
+                return Err(self.fail(
+                    Rule::IndexOutOfRange,
+                    None,
+                    format!("axis {a} is out of range for rank {r}"),
+                ));
+            }
+            if out.contains(&(at as usize)) {
+                return Err(self.fail(
+                    Rule::BadAttribute,
+                    None,
+                    format!("the axes {axes:?} repeat an axis"),
+                ));
+            }
+            out.push(at as usize);
+        }
+        if rank + added > 1 {
+            return Err(self.fail(
+                Rule::ValueRank,
+                Some(0),
+                format!(
+                    "the result would have rank {}; shape values have rank 0 or 1",
+                    rank + added
+                ),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// ONNX `Squeeze` (Paddle `squeeze`) of input 0 on `axes`, or on every axis of length 1.
+    pub(super) fn squeeze(&self, axes: Option<&[i64]>) -> R<ShapeValue> {
+        let x = self.input(0);
+        match axes {
+            None if x.rank() == 1 && x.len() == 1 => x.squeeze(0),
+            None => Ok(x.clone()),
+            Some(axes) => {
+                let axes = self.axes(axes, x.rank(), 0)?;
+                match axes.is_empty() {
+                    true => Ok(x.clone()),
+                    false => x.squeeze(0),
+                }
+            }
+        }
+    }
+
+    /// ONNX `Unsqueeze` (Paddle `unsqueeze`) of input 0 on `axes`.
+    pub(super) fn unsqueeze(&self, axes: &[i64]) -> R<ShapeValue> {
+        let x = self.input(0);
+        match self.axes(axes, x.rank(), axes.len())?.is_empty() {
+            true => Ok(x.clone()),
+            false => x.unsqueeze(0),
+        }
+    }
+
+    /// The values of `inputs` combined by `f`, left to right (ONNX's variadic `Min`, `Max`,
+    /// `Sum`).
+    pub(super) fn fold(
+        &self,
+        f: impl Fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>,
+    ) -> R<ShapeValue> {
+        let mut acc = self.input(0).clone();
+        for v in &self.inputs[1..] {
+            acc = f(&acc, v)?;
+        }
+        Ok(acc)
+    }
+
+    /// A reduction of input 0 on `axes` (all axes for `None` or none given, unless `noop`):
+    /// `f` folds the entries from `empty` (an error for `None`, as a minimum of nothing is);
+    /// `keep` keeps the reduced axis as length 1.
+    pub(super) fn reduce(
+        &self,
+        axes: Option<&[i64]>,
+        noop: bool,
+        keep: bool,
+        empty: Option<i64>,
+        f: impl Fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>,
+    ) -> R<ShapeValue> {
+        let x = self.input(0);
+        let axes = match axes {
+            Some(a) if !a.is_empty() => self.axes(a, x.rank(), 0)?,
+            _ if noop => Vec::new(),
+            _ => (0..x.rank()).collect(),
+        };
+        if axes.is_empty() {
+            return Ok(x.clone());
+        }
+        let acc = x.fold(empty, f).unwrap_or_else(|| {
+            Err(self.fail(
+                Rule::LengthMismatch,
+                Some(0),
+                format!("{} of no entries", self.op),
+            ))
+        })?;
+        Ok(match keep {
+            true => acc.as_vector(),
+            false => acc,
+        })
+    }
+
+    /// ONNX `Reshape` (`zero_copies`: `allowzero = 0`; Paddle `reshape`) of input 0 to
+    /// `target`, where the result has rank 0 or 1.
+    pub(super) fn reshape(&self, target: &[i64], zero_copies: bool) -> R<ShapeValue> {
+        let x = self.input(0);
+        let input: Vec<usize> = match x.rank() {
+            0 => Vec::new(),
+            _ => vec![x.len()],
+        };
+        let size = x.len() as u128;
+        let mut dims: Vec<u128> = Vec::with_capacity(target.len());
+        let mut infer = None;
+        for (i, &t) in target.iter().enumerate() {
+            dims.push(match t {
+                -1 if infer.is_none() => {
+                    infer = Some(i);
+                    1
+                }
+                0 if zero_copies => match input.get(i) {
+                    Some(&d) => d as u128,
+                    None => return Err(self.bad_target(target, "a 0 past the input's rank")),
+                },
+                t if t >= 0 => t as u128,
+                _ => return Err(self.bad_target(target, "a value below -1 or a second -1")),
+            });
+        }
+        let known = dims.iter().try_fold(1u128, |p, &d| p.checked_mul(d));
+        match (infer, known) {
+            (Some(i), Some(k)) if k != 0 && size % k == 0 => dims[i] = size / k,
+            (None, Some(k)) if k == size => {}
+            _ => {
+                return Err(self.bad_target(
+                    target,
+                    &format!("it does not hold the value's {size} entries"),
+                ))
+            }
+        }
+        match dims.len() {
+            0 => x.squeeze_all(),
+            1 => Ok(x.as_vector()),
+            n => Err(self.fail(
+                Rule::ValueRank,
+                Some(1),
+                format!("the target has rank {n}; shape values have rank 0 or 1"),
+            )),
+        }
+    }
+
+    #[cold]
+    fn bad_target(&self, target: &[i64], why: &str) -> ReshapeError {
+        self.fail(
+            Rule::BadValue,
+            Some(1),
+            format!("the target shape {target:?}: {why}"),
+        )
+    }
+
+    /// A constant of `shape` (rank 0 or 1, known) filled with `value`.
+    pub(super) fn filled(&self, shape: &[i64], value: i64) -> R<ShapeValue> {
+        match *shape {
+            [] => Ok(ShapeValue::scalar(value)),
+            [n] if n >= 0 => {
+                let mut v = Vec::new();
+                v.try_reserve_exact(n as usize).map_err(|_| {
+                    self.fail(
+                        Rule::AllocationFailed,
+                        None,
+                        format!("a value of {n} entries does not fit in memory"),
+                    )
+                })?;
+                v.resize(n as usize, SymDim::int(value));
+                Ok(ShapeValue::vector(v))
+            }
+            [n] => Err(self.fail(Rule::BadValue, None, format!("a length of {n}"))),
+            _ => Err(self.fail(
+                Rule::ValueRank,
+                None,
+                format!(
+                    "the shape {shape:?} has rank {}; shape values have rank 0 or 1",
+                    shape.len()
+                ),
+            )),
+        }
+    }
+
+    /// An integer held in a float (`64.0`), or an error: shape values are integers.
+    pub(super) fn integral(&self, v: f64, what: &str) -> R<i64> {
+        if v.fract() == 0.0 && v.abs() < 9.2e18 {
+            return Ok(v as i64);
+        }
+        Err(self.fail(
+            Rule::UnknownOp,
+            None,
+            format!("the {what} {v} is not an integer; shape values are integers, fold a subtree computed in floats to its integers first"),
+        ))
+    }
+}
+
+impl ShapeValue {
+    /// The 0-D value of a value of one entry.
+    fn squeeze_all(&self) -> R<ShapeValue> {
+        match self.rank() {
+            0 => Ok(self.clone()),
+            _ => self.squeeze(0),
+        }
+    }
+}
