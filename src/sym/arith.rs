@@ -201,7 +201,7 @@ impl ShapeValue {
     ///
     /// # Errors
     ///
-    /// [`NeedsNumber`](ReshapeError::NeedsNumber) for a scale or a bias that is not an
+    /// [`UnknownOp`](ReshapeError::UnknownOp) for a scale or a bias that is not an
     /// integer (the kernel would truncate it), and as for [`add`](Self::add).
     ///
     /// ```
@@ -225,7 +225,7 @@ impl ShapeValue {
                 operands: &[self, &scale, &bias],
             };
             return Err(op.fail(
-                Rule::NeedsNumber,
+                Rule::UnknownOp,
                 Some(1),
                 format!("scale {scale} and bias {bias} are not both integers"),
             ));
