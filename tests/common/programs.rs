@@ -6,7 +6,9 @@
 //! structural errors (index, rank, length, step) agree, and that the last value, as an ONNX,
 //! Paddle or NumPy spec, infers symbolically what the concrete spec infers.
 
-use ndarray_reshape::{Np, Onnx, Order, Paddle, ReshapeError, ShapeSpec, ShapeValue, SymDim};
+use ndarray_reshape::{
+    Np, Onnx, OpAttr, Order, Paddle, ReshapeError, ShapeSpec, ShapeValue, SymDim,
+};
 
 /// The symbols of the random shapes.
 pub const SYMBOLS: [&str; 2] = ["B", "T"];
@@ -23,10 +25,65 @@ pub enum Step {
     Stack(Vec<usize>),
     Unsqueeze(usize, i64),
     Squeeze(usize, i64),
-    Mul(usize, usize),
-    Div(usize, usize),
-    FloorDiv(usize, usize),
+    /// An element-wise operation, called as a method (`via` 0), through the ONNX table (1) or
+    /// the Paddle table (2) where the table has it.
+    Bin(Bin, usize, usize, u8),
+    Un(Un, usize, u8),
+    Select(usize, usize, usize),
 }
+
+/// The element-wise operations on two values.
+#[derive(Debug, Clone, Copy)]
+pub enum Bin {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    FloorMod,
+    TruncMod,
+    Min,
+    Max,
+    Equal,
+    Less,
+    Greater,
+    LessEqual,
+    And,
+    Or,
+}
+
+const BINS: [Bin; 15] = [
+    Bin::Add,
+    Bin::Sub,
+    Bin::Mul,
+    Bin::Div,
+    Bin::FloorDiv,
+    Bin::FloorMod,
+    Bin::TruncMod,
+    Bin::Min,
+    Bin::Max,
+    Bin::Equal,
+    Bin::Less,
+    Bin::Greater,
+    Bin::LessEqual,
+    Bin::And,
+    Bin::Or,
+];
+
+/// The operations on one value: a cast to `CASTS[i]`, Paddle's `scale` by integers.
+#[derive(Debug, Clone, Copy)]
+pub enum Un {
+    Neg,
+    Abs,
+    Not,
+    Cast(usize),
+    ReduceProd,
+    Scale(i64, i64, bool),
+}
+
+const CASTS: [&str; 8] = [
+    "int64", "int32", "int16", "int8", "uint8", "uint32", "uint64", "bool",
+];
 
 /// A program: symbolic input shapes (each dim a coefficient and powers of `B` and `T`), its
 /// steps, the dialect its last value is a spec of (0 ONNX, 1 Paddle, 2 NumPy), the index of the
@@ -72,8 +129,8 @@ pub fn generate(pick: &mut dyn FnMut(u64) -> u64) -> Program {
     for _ in 0..n {
         let k = steps.len() as u64;
         let mut r = || p(k) as usize;
-        let (a, b) = (r(), r());
-        let step = match p(14) {
+        let (a, b, c) = (r(), r(), r());
+        let step = match p(22) {
             0 => Step::ShapeOf(p(inputs.len() as u64) as usize),
             1 => Step::Scalar(int(&mut p)),
             2 => Step::Vector((0..p(4)).map(|_| int(&mut p)).collect()),
@@ -88,9 +145,20 @@ pub fn generate(pick: &mut dyn FnMut(u64) -> u64) -> Program {
             7 => Step::Stack((0..p(4)).map(|_| p(k) as usize).collect()),
             8 => Step::Unsqueeze(a, p(3) as i64 - 1),
             9 => Step::Squeeze(a, p(3) as i64 - 1),
-            10 => Step::Mul(a, b),
-            11 => Step::Div(a, b),
-            12 => Step::FloorDiv(a, b),
+            10..=17 => Step::Bin(BINS[p(15) as usize], a, b, p(3) as u8),
+            18 | 19 => Step::Un(
+                match p(6) {
+                    0 => Un::Neg,
+                    1 => Un::Abs,
+                    2 => Un::Not,
+                    3 => Un::Cast(p(8) as usize),
+                    4 => Un::ReduceProd,
+                    _ => Un::Scale(int(&mut p), p(3) as i64 - 1, p(2) == 0),
+                },
+                a,
+                p(3) as u8,
+            ),
+            20 => Step::Select(a, b, c),
             _ => Step::Concat(vec![a, b]),
         };
         steps.push(step);
@@ -238,36 +306,14 @@ fn reference(step: &Step, regs: &[NumResult], shapes: &[Vec<usize>]) -> Option<N
                 v: x.v,
             })
         }
-        Step::Mul(a, b) | Step::Div(a, b) | Step::FloorDiv(a, b) => {
+        Step::Bin(op, a, b, _) => {
             let (x, y) = (get(*a)?, get(*b)?);
-            let (m, n) = (x.v.len(), y.v.len());
-            let len = if m == n || n == 1 {
-                m
-            } else if m == 1 {
-                n
-            } else {
-                return Some(Err("length_mismatch"));
-            };
+            let len = broadcast(&[x.v.len(), y.v.len()])?;
             let mut out = Vec::new();
             for i in 0..len {
-                let p = x.v[if m == 1 { 0 } else { i }];
-                let q = y.v[if n == 1 { 0 } else { i }];
-                let r = match step {
-                    Step::Mul(..) => p.checked_mul(q),
-                    _ if q == 0 => return Some(Err("division_by_zero")),
-                    Step::Div(..) => p.checked_div(q),
-                    // Floor: the quotient rounded toward negative infinity.
-                    _ => p.checked_div(q).map(|t| {
-                        if t * q != p && ((p < 0) != (q < 0)) {
-                            t - 1
-                        } else {
-                            t
-                        }
-                    }),
-                };
-                match r {
-                    Some(r) => out.push(r),
-                    None => return Some(Err("overflow")),
+                match bin(*op, at(&x.v, i), at(&y.v, i)) {
+                    Ok(r) => out.push(r),
+                    Err(e) => return Some(Err(e)),
                 }
             }
             Ok(Num {
@@ -275,7 +321,201 @@ fn reference(step: &Step, regs: &[NumResult], shapes: &[Vec<usize>]) -> Option<N
                 v: out,
             })
         }
+        Step::Select(c, a, b) => {
+            let (c, x, y) = (get(*c)?, get(*a)?, get(*b)?);
+            let len = broadcast(&[c.v.len(), x.v.len(), y.v.len()])?;
+            let v = (0..len)
+                .map(|i| match at(&c.v, i) != 0 {
+                    true => at(&x.v, i),
+                    false => at(&y.v, i),
+                })
+                .collect();
+            Ok(Num {
+                scalar: c.scalar && x.scalar && y.scalar,
+                v,
+            })
+        }
+        Step::Un(Un::ReduceProd, a, _) => {
+            let x = get(*a)?;
+            match x.v.iter().try_fold(1i64, |p, &q| p.checked_mul(q)) {
+                Some(p) => Ok(Num {
+                    scalar: true,
+                    v: vec![p],
+                }),
+                None => Err("overflow"),
+            }
+        }
+        Step::Un(op, a, _) => {
+            let x = get(*a)?;
+            let mut out = Vec::new();
+            for &p in &x.v {
+                match un(*op, p) {
+                    Ok(r) => out.push(r),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            Ok(Num {
+                scalar: x.scalar,
+                v: out,
+            })
+        }
     })
+}
+
+/// The broadcast length of operands of `lens` (each the length or 1), or the reference's
+/// length error.
+fn broadcast(lens: &[usize]) -> Option<usize> {
+    let len = lens.iter().copied().max().unwrap_or(1);
+    Some(len).filter(|&n| lens.iter().all(|&m| m == n || m == 1))
+}
+
+fn at(v: &[i64], i: usize) -> i64 {
+    v[if v.len() == 1 { 0 } else { i }]
+}
+
+/// A binary operation on int64 as the frameworks define it; where the int64 arithmetic wraps,
+/// `overflow` (the crate must not claim a value there).
+fn bin(op: Bin, p: i64, q: i64) -> Result<i64, &'static str> {
+    let wraps = |r: Option<i64>| r.ok_or("overflow");
+    let b = |c: bool| Ok(i64::from(c));
+    let divides = matches!(op, Bin::Div | Bin::FloorDiv | Bin::FloorMod | Bin::TruncMod);
+    if divides && q == 0 {
+        return Err("division_by_zero");
+    }
+    match op {
+        Bin::Add => wraps(p.checked_add(q)),
+        Bin::Sub => wraps(p.checked_sub(q)),
+        Bin::Mul => wraps(p.checked_mul(q)),
+        // ONNX Div truncates.
+        Bin::Div => wraps(p.checked_div(q)),
+        // Paddle floor_divide: the quotient rounded toward negative infinity.
+        Bin::FloorDiv => wraps(p.checked_div(q)).map(|t| {
+            if t * q != p && ((p < 0) != (q < 0)) {
+                t - 1
+            } else {
+                t
+            }
+        }),
+        // ONNX Mod fmod = 0: the divisor's sign; fmod = 1: the dividend's.
+        Bin::FloorMod => Ok(((p as i128).rem_euclid(q as i128)
+            + if q < 0 && (p as i128).rem_euclid(q as i128) != 0 {
+                q as i128
+            } else {
+                0
+            }) as i64),
+        Bin::TruncMod => Ok(p.wrapping_rem(q)),
+        Bin::Min => Ok(p.min(q)),
+        Bin::Max => Ok(p.max(q)),
+        Bin::Equal => b(p == q),
+        Bin::Less => b(p < q),
+        Bin::Greater => b(p > q),
+        Bin::LessEqual => b(p <= q),
+        Bin::And => b(p != 0 && q != 0),
+        Bin::Or => b(p != 0 || q != 0),
+    }
+}
+
+/// A unary operation on int64; a cast wraps as a C++ `static_cast`.
+fn un(op: Un, p: i64) -> Result<i64, &'static str> {
+    match op {
+        Un::Neg => p.checked_neg().ok_or("overflow"),
+        Un::Abs => p.checked_abs().ok_or("overflow"),
+        Un::Not => Ok(i64::from(p == 0)),
+        Un::Cast(t) => match CASTS[t] {
+            "int64" => Ok(p),
+            "int32" => Ok(p as i32 as i64),
+            "int16" => Ok(p as i16 as i64),
+            "int8" => Ok(p as i8 as i64),
+            "uint8" => Ok(p as u8 as i64),
+            "uint32" => Ok(p as u32 as i64),
+            "uint64" => u64::try_from(p).map(|_| p).map_err(|_| "overflow"),
+            _ => Ok(i64::from(p != 0)),
+        },
+        Un::Scale(s, b, true) => p
+            .checked_mul(s)
+            .and_then(|x| x.checked_add(b))
+            .ok_or("overflow"),
+        Un::Scale(s, b, false) => p
+            .checked_add(b)
+            .and_then(|x| x.checked_mul(s))
+            .ok_or("overflow"),
+        Un::ReduceProd => unreachable!("reduced whole"),
+    }
+}
+
+/// The ONNX and Paddle names of `op` (with ONNX attributes), where the table has it.
+fn names(op: Bin) -> (Option<(&'static str, Option<i64>)>, Option<&'static str>) {
+    match op {
+        Bin::Add => (Some(("Add", None)), Some("pd_op.add")),
+        Bin::Sub => (Some(("Sub", None)), Some("pd_op.subtract")),
+        Bin::Mul => (Some(("Mul", None)), Some("pd_op.multiply")),
+        Bin::Div => (Some(("Div", None)), None),
+        Bin::FloorDiv => (None, Some("pd_op.floor_divide")),
+        Bin::FloorMod => (Some(("Mod", Some(0))), Some("pd_op.remainder")),
+        Bin::TruncMod => (Some(("Mod", Some(1))), None),
+        Bin::Min => (Some(("Min", None)), Some("pd_op.minimum")),
+        Bin::Max => (Some(("Max", None)), Some("pd_op.maximum")),
+        Bin::Equal => (Some(("Equal", None)), Some("pd_op.equal")),
+        Bin::Less => (Some(("Less", None)), Some("pd_op.less_than")),
+        Bin::Greater => (Some(("Greater", None)), Some("pd_op.greater_than")),
+        Bin::LessEqual => (Some(("LessOrEqual", None)), Some("pd_op.less_equal")),
+        Bin::And => (Some(("And", None)), Some("pd_op.logical_and")),
+        Bin::Or => (Some(("Or", None)), Some("pd_op.logical_or")),
+    }
+}
+
+fn method(op: Bin) -> fn(&ShapeValue, &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+    match op {
+        Bin::Add => ShapeValue::add,
+        Bin::Sub => ShapeValue::sub,
+        Bin::Mul => ShapeValue::mul,
+        Bin::Div => ShapeValue::div,
+        Bin::FloorDiv => ShapeValue::floor_div,
+        Bin::FloorMod => ShapeValue::floor_mod,
+        Bin::TruncMod => ShapeValue::trunc_mod,
+        Bin::Min => ShapeValue::min,
+        Bin::Max => ShapeValue::max,
+        Bin::Equal => ShapeValue::equal,
+        Bin::Less => ShapeValue::less,
+        Bin::Greater => ShapeValue::greater,
+        Bin::LessEqual => ShapeValue::less_equal,
+        Bin::And => ShapeValue::logical_and,
+        Bin::Or => ShapeValue::logical_or,
+    }
+}
+
+/// `op` on `x`, as a method or through a table by name.
+fn unary(op: Un, x: &ShapeValue, via: u8) -> Result<ShapeValue, ReshapeError> {
+    let one = std::slice::from_ref(x);
+    match (op, via) {
+        (Un::Neg, 1) => ShapeValue::onnx_op("Neg", one, &[], 17),
+        (Un::Neg, _) => x.neg(),
+        (Un::Abs, 1) => ShapeValue::onnx_op("Abs", one, &[], 17),
+        (Un::Abs, 2) => ShapeValue::paddle_op("pd_op.abs", one, &[]),
+        (Un::Abs, _) => x.abs(),
+        (Un::Not, 1) => ShapeValue::onnx_op("Not", one, &[], 17),
+        (Un::Not, 2) => ShapeValue::paddle_op("pd_op.logical_not", one, &[]),
+        (Un::Not, _) => Ok(x.logical_not()),
+        (Un::Cast(t), 1) => ShapeValue::onnx_op("Cast", one, &[("to", OpAttr::from(CASTS[t]))], 17),
+        (Un::Cast(t), 2) => {
+            ShapeValue::paddle_op("pd_op.cast", one, &[("dtype", OpAttr::from(CASTS[t]))])
+        }
+        (Un::Cast(t), _) => x.cast(CASTS[t]),
+        (Un::ReduceProd, 1) => {
+            ShapeValue::onnx_op("ReduceProd", one, &[("keepdims", OpAttr::from(0))], 17)
+        }
+        (Un::ReduceProd, _) => x.reduce_prod(),
+        (Un::Scale(s, b, after), 2) => ShapeValue::paddle_op(
+            "pd_op.scale",
+            one,
+            &[
+                ("scale", OpAttr::from(s as f64)),
+                ("bias", OpAttr::from(b as f64)),
+                ("bias_after_scale", OpAttr::from(after)),
+            ],
+        ),
+        (Un::Scale(s, b, after), _) => x.scale(s as f64, b as f64, after),
+    }
 }
 
 /// A symbolic step's result; `None` when an operand failed (then the step is not run).
@@ -299,9 +539,23 @@ fn symbolic(step: &Step, regs: &[SymResult], shapes: &[Vec<SymDim>]) -> SymResul
         }
         Step::Unsqueeze(a, axis) => get(*a)?.unsqueeze(*axis),
         Step::Squeeze(a, axis) => get(*a)?.squeeze(*axis),
-        Step::Mul(a, b) => get(*a)?.mul(get(*b)?),
-        Step::Div(a, b) => get(*a)?.div(get(*b)?),
-        Step::FloorDiv(a, b) => get(*a)?.floor_div(get(*b)?),
+        Step::Bin(op, a, b, via) => {
+            let (x, y) = (get(*a)?, get(*b)?);
+            let both = [x.clone(), y.clone()];
+            match (names(*op), via) {
+                ((Some((name, fmod)), _), 1) => {
+                    let at: Vec<(&str, OpAttr)> = fmod
+                        .map(|f| ("fmod", OpAttr::from(f)))
+                        .into_iter()
+                        .collect();
+                    ShapeValue::onnx_op(name, &both, &at, 17)
+                }
+                ((_, Some(name)), 2) => ShapeValue::paddle_op(name, &both, &[]),
+                _ => method(*op)(x, y),
+            }
+        }
+        Step::Un(op, a, via) => unary(*op, get(*a)?, *via),
+        Step::Select(c, a, b) => ShapeValue::select(get(*c)?, get(*a)?, get(*b)?),
     })
 }
 
