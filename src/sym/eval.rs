@@ -5,6 +5,7 @@
 use super::expr::{self, Arena, Atom, Mono, Poly, Rat};
 use super::{name_of, Repr, SymDim};
 use crate::dims::LIMIT;
+use std::sync::RwLock;
 
 /// Why an evaluation has no value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -415,18 +416,40 @@ impl Bounder<'_> {
     }
 }
 
+/// The bounds of each interned expression once computed, by id: a fact of the form, asked
+/// for again by every inference that meets it (BENCHMARKS.md, "What does symbolic inference
+/// cost?").
+static BOUNDS: RwLock<Vec<Option<Bounds>>> = RwLock::new(Vec::new());
+
 /// The bounds of `d` over every value of its symbols.
 pub(crate) fn bounds(d: SymDim) -> Bounds {
-    if let Repr::Int(v) = d.0 {
-        return Bounds::point(Rat::int(v as i128));
+    let id = match d.0 {
+        Repr::Int(v) => return Bounds::point(Rat::int(v as i128)),
+        Repr::Invalid => return Bounds::ANY,
+        Repr::Expr(id) => id as usize,
+    };
+    let known = BOUNDS
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(id)
+        .copied()
+        .flatten();
+    if let Some(b) = known {
+        return b;
     }
-    expr::read(|arena| {
+    let b = expr::read(|arena| {
         Bounder {
             arena,
             memo: Vec::new(),
         }
         .dim(d)
-    })
+    });
+    let mut all = BOUNDS.write().unwrap_or_else(|e| e.into_inner());
+    if all.len() <= id {
+        all.resize(id + 1, None);
+    }
+    all[id] = Some(b);
+    b
 }
 
 /// Whether `d >= 1` for every value of the symbols.

@@ -186,13 +186,68 @@ pub(crate) enum Node {
 
 pub(crate) struct Arena {
     nodes: Vec<Node>,
-    index: HashMap<Node, u32>,
+    index: HashMap<Node, u32, Quick>,
+}
+
+/// A multiply-rotate hash for the interning tables: their keys are the process's own
+/// expressions, not an adversary's, and SipHash cost a fifth of symbolic inference.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Quick(u64);
+
+impl std::hash::Hasher for Quick {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v.into());
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v.into());
+    }
+
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_isize(&mut self, v: isize) {
+        self.write_u64(v as u64);
+    }
+}
+
+impl std::hash::BuildHasher for Quick {
+    type Hasher = Quick;
+
+    fn build_hasher(&self) -> Quick {
+        Quick(0)
+    }
 }
 
 static ARENA: LazyLock<RwLock<Arena>> = LazyLock::new(|| {
     RwLock::new(Arena {
         nodes: Vec::new(),
-        index: HashMap::new(),
+        index: HashMap::default(),
     })
 });
 

@@ -24,7 +24,8 @@ pub(crate) use shape::{equals, integer, Exact};
 pub use shape::{Condition, SymShape};
 pub use value::ShapeValue;
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, RwLock};
 
 use crate::dims::LIMIT;
 use expr::{Atom, Node, Poly, Rat};
@@ -248,18 +249,39 @@ impl SymDim {
         }
     }
 
-    /// `f` on both sums; invalid when either is.
-    fn combine(self, rhs: SymDim, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
-        match (self.poly(), rhs.poly()) {
+    /// `f` (the operation `op`) on both sums; invalid when either is. Results are remembered
+    /// by operation and handles: an inference repeats the same products and differences, and
+    /// a lookup costs less than building a sum (BENCHMARKS.md, "What does symbolic inference
+    /// cost?").
+    fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
+        let key = (op, self.0, rhs.0);
+        if let Some(&d) = OPS.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return d;
+        }
+        let d = match (self.poly(), rhs.poly()) {
             (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
             _ => SymDim::INVALID,
+        };
+        let mut ops = OPS.write().unwrap_or_else(|e| e.into_inner());
+        if ops.len() >= MAX_OPS {
+            ops.clear();
         }
+        ops.insert(key, d);
+        d
     }
 }
 
+/// The results of [`SymDim::combine`] by (operation, left, right).
+type Ops = HashMap<(u8, Repr, Repr), SymDim, expr::Quick>;
+
+static OPS: LazyLock<RwLock<Ops>> = LazyLock::new(|| RwLock::new(Ops::default()));
+
+/// Remembered results at most; past this the memory starts again empty.
+const MAX_OPS: usize = 1 << 20;
+
 /// The arithmetic of integers on the fast path, the sums' otherwise.
 macro_rules! arith {
-    ($trait:ident, $method:ident, $int:ident, $poly:expr) => {
+    ($trait:ident, $method:ident, $int:ident, $op:literal, $poly:expr) => {
         impl std::ops::$trait for SymDim {
             type Output = SymDim;
 
@@ -270,15 +292,15 @@ macro_rules! arith {
                         return SymDim(Repr::Int(v));
                     }
                 }
-                self.combine(rhs, $poly)
+                self.combine(rhs, $op, $poly)
             }
         }
     };
 }
 
-arith!(Add, add, checked_add, |a: &Poly, b: &Poly| a.add(b));
-arith!(Sub, sub, checked_sub, |a: &Poly, b: &Poly| a.sub(b));
-arith!(Mul, mul, checked_mul, |a: &Poly, b: &Poly| a.mul(b));
+arith!(Add, add, checked_add, 0, |a: &Poly, b: &Poly| a.add(b));
+arith!(Sub, sub, checked_sub, 1, |a: &Poly, b: &Poly| a.sub(b));
+arith!(Mul, mul, checked_mul, 2, |a: &Poly, b: &Poly| a.mul(b));
 
 impl std::ops::Neg for SymDim {
     type Output = SymDim;

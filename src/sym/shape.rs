@@ -339,6 +339,10 @@ pub(crate) fn integer(q: SymDim) -> Exact {
 
 /// Whether `a == b` for every, some or no values of the symbols.
 pub(crate) fn equals(a: SymDim, b: SymDim) -> Exact {
+    if a == b {
+        // One canonical form: no difference to build.
+        return Exact::Always;
+    }
     let d = a - b;
     if !d.is_valid() {
         return Exact::Never;
