@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The peer comparison of BENCHMARKS.md: this crate's copies against the `transpose` crate and
-memcpy (criterion, `bench/benches/peers.rs`), and against onnxruntime's `Transpose` and NumPy's
+memcpy (criterion, `benches/benches/peers.rs`), and against onnxruntime's `Transpose` and NumPy's
 `ascontiguousarray` on the same cases (measured here, in a throwaway virtualenv). Not run in CI.
 
     cargo bench -p ndarray_reshape_bench --bench peers
     python3 scripts/bench_peers.py report      # the criterion table, GB/s and ratios
     python3 scripts/bench_peers.py external    # onnxruntime and NumPy, same cases, same sitting
-    python3 scripts/bench_peers.py permutes [CASE] [--only=NAMES]   # HPTT and strided-perm (`bench/benches/permutes.rs`)
+    python3 scripts/bench_peers.py permutes [CASE] [--only=NAMES]   # HPTT and strided-perm (`benches/benches/permutes.rs`)
     python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
 
 `permutes` builds HPTT from source (the `hptt` bindings, cmake, installed with apt-get when

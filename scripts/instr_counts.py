@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Instructions per call of the fixed-cost paths (bench/src/bin/call_paths.rs), under callgrind.
+"""Instructions per call of the fixed-cost paths (benches/src/bin/call_paths.rs), under callgrind.
 
 Deterministic where wall-clock timings on a shared machine are not: use it to compare a change
 with the commit before it, and this crate with ndarray's `to_shape` on the same reshape. Each
