@@ -148,7 +148,8 @@
 //! data. A copy is contiguous in the reading order (C, or F for [`Order::F`]) and runs on
 //! rayon for outputs of 128 KiB and more: the calling thread copies too, with the other threads
 //! of its rayon pool (the global pool outside one), which then stay ready for the same thread's
-//! next copy for 200 µs, giving way to any other work of the pool or of the system meanwhile.
+//! next copy for 200 µs ([`set_helper_standby`]), giving way to any other work of the pool or
+//! of the system meanwhile.
 //!
 //! ```
 //! use ndarray::{s, Array};
@@ -350,6 +351,7 @@ mod spec;
 mod sym;
 mod view;
 
+pub use copy::set_helper_standby;
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{Dialect, ErrorContext, ReshapeError};

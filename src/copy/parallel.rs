@@ -92,9 +92,14 @@ impl Shared {
     }
 }
 
-/// How long a helper stays ready for its calling thread's next copy
-/// (BENCHMARKS.md, "Two threads").
+/// How long a helper stays ready for its calling thread's next copy, unless
+/// [`set_helper_standby`](crate::set_helper_standby) says otherwise (BENCHMARKS.md, "Two threads").
 const STANDBY: Duration = Duration::from_micros(if cfg!(miri) { 20 } else { 200 });
+
+/// The wait of a helper starting to wait now.
+fn standby_now() -> Duration {
+    super::helper_standby().unwrap_or(STANDBY)
+}
 
 /// Where one calling thread posts its copies for the helpers ready for them.
 struct Standby {
@@ -104,8 +109,8 @@ struct Standby {
     job: Mutex<Option<Arc<Shared>>>,
     /// Helpers ready for the next copy.
     ready: AtomicUsize,
-    /// How long a helper stays ready.
-    wait: Duration,
+    /// How long a helper stays ready: `None` for [`standby_now`].
+    wait: Option<Duration>,
     /// Set when the calling thread ends: no copy comes any more.
     closed: AtomicBool,
     /// Helpers spawned for copies posted here.
@@ -123,11 +128,11 @@ impl Drop for Poster {
 }
 
 thread_local! {
-    static POSTER: Poster = Poster(Arc::new(Standby::new(STANDBY)));
+    static POSTER: Poster = Poster(Arc::new(Standby::new(None)));
 }
 
 impl Standby {
-    fn new(wait: Duration) -> Self {
+    fn new(wait: Option<Duration>) -> Self {
         Standby {
             posted: AtomicUsize::new(0),
             job: Mutex::new(None),
@@ -163,6 +168,7 @@ impl Standby {
         // A helper counts as ready until it has its seat: a caller that sees it ready spawns
         // no helper for it, one that does not may spawn one too many, which finds no seat.
         self.ready.fetch_add(1, Ordering::SeqCst);
+        let wait = self.wait.unwrap_or_else(standby_now);
         let start = Instant::now();
         let mut polls = 0u32;
         loop {
@@ -181,7 +187,7 @@ impl Standby {
                 if rayon::yield_now() != Some(rayon::Yield::Executed) {
                     std::thread::yield_now();
                 }
-                if start.elapsed() >= self.wait || self.closed.load(Ordering::Relaxed) {
+                if start.elapsed() >= wait || self.closed.load(Ordering::Relaxed) {
                     self.ready.fetch_sub(1, Ordering::SeqCst);
                     // A caller that posted before the line above counted this helper as
                     // ready and spawned none for it (both sides are `SeqCst`).
@@ -221,7 +227,7 @@ pub(super) fn for_each<F: Fn(usize) + Sync>(units: usize, bytes: usize, unit: F)
     // A fresh one during the thread's teardown, where its own is gone.
     let standby = POSTER
         .try_with(|p| Arc::clone(&p.0))
-        .unwrap_or_else(|_| Arc::new(Standby::new(STANDBY)));
+        .unwrap_or_else(|_| Arc::new(Standby::new(None)));
     share(&standby, units, helpers, batch, unit);
 }
 
@@ -294,7 +300,7 @@ fn share<F: Fn(usize) + Sync>(
 
 #[cfg(test)]
 mod tests {
-    use super::{share, Poster, Standby, STANDBY};
+    use super::{share, standby_now, Poster, Standby, STANDBY};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
@@ -332,7 +338,7 @@ mod tests {
             .build()
             .unwrap();
         pool.install(|| {
-            let poster = Poster(Arc::new(Standby::new(Duration::from_secs(600))));
+            let poster = Poster(Arc::new(Standby::new(Some(Duration::from_secs(600)))));
             let standby = Arc::clone(&poster.0);
             two_threads(&standby);
             assert_eq!(standby.spawned.load(Ordering::SeqCst), 1);
@@ -353,6 +359,32 @@ mod tests {
         });
     }
 
+    /// The wait `set_helper_standby` sets is the one a helper of a default poster keeps: with
+    /// none, no helper is ready after a copy and the next copy spawns again.
+    #[test]
+    fn the_standby_switch_is_read_at_each_wait() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        crate::set_helper_standby(Duration::ZERO);
+        assert_eq!(standby_now(), Duration::ZERO);
+        pool.install(|| {
+            let standby = Arc::new(Standby::new(None));
+            for copies in 1..=3 {
+                two_threads(&standby);
+                wait_for("the helper left", || Arc::strong_count(&standby) == 1);
+                assert_eq!(standby.ready.load(Ordering::SeqCst), 0);
+                assert_eq!(standby.spawned.load(Ordering::SeqCst), copies);
+            }
+        });
+        // Past u64 nanoseconds (584 years) the wait saturates.
+        crate::set_helper_standby(Duration::MAX);
+        assert_eq!(standby_now(), Duration::from_nanos(u64::MAX - 1));
+        crate::set_helper_standby(STANDBY);
+        assert_eq!(standby_now(), STANDBY);
+    }
+
     /// Every unit runs exactly once, with 0 to 7 helpers and batches of 1 to 64 units (more
     /// than there are), inside and outside a pool.
     #[test]
@@ -363,7 +395,7 @@ mod tests {
         } else {
             (&[0, 1, 2, 3, 7], &[0, 1, 2, 3, 17, 1000], &[0, 1, 3, 64])
         };
-        let standby = Arc::new(Standby::new(STANDBY));
+        let standby = Arc::new(Standby::new(Some(STANDBY)));
         for &helpers in helpers_ {
             for &units in units_ {
                 for &batch in batches {
@@ -384,7 +416,7 @@ mod tests {
             .unwrap();
         let sum = AtomicUsize::new(0);
         pool.install(|| {
-            share(&Arc::new(Standby::new(STANDBY)), 500, 2, 7, |u| {
+            share(&Arc::new(Standby::new(Some(STANDBY))), 500, 2, 7, |u| {
                 sum.fetch_add(u, Ordering::Relaxed);
             })
         });
@@ -395,7 +427,7 @@ mod tests {
     /// may copy): both copies run every unit once.
     #[test]
     fn a_copy_inside_a_unit() {
-        let standby = Arc::new(Standby::new(STANDBY));
+        let standby = Arc::new(Standby::new(Some(STANDBY)));
         let (outer, inner) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let units = if cfg!(miri) { 4 } else { 64 };
         share(&standby, units, 2, 1, |_| {
@@ -415,7 +447,7 @@ mod tests {
     fn a_panic_reaches_the_caller_after_the_other_units() {
         let (started, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let caught = std::panic::catch_unwind(|| {
-            share(&Arc::new(Standby::new(STANDBY)), 64, 3, 1, |u| {
+            share(&Arc::new(Standby::new(Some(STANDBY))), 64, 3, 1, |u| {
                 started.fetch_add(1, Ordering::SeqCst);
                 if u == 5 {
                     panic!("unit five");
