@@ -25,6 +25,7 @@ use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
 use crate::args::{IntoSpec, IntoSpecList};
+use crate::error::{Dialect, Fail, Rule};
 use crate::{Paddle, ReshapeError, ReshapeExt};
 
 /// A user activation: a function over the reshaped array, in place.
@@ -71,6 +72,39 @@ impl<A> fmt::Debug for Act<A> {
 }
 
 impl<A: 'static> Act<A> {
+    /// The activation Paddle names `name` in a program's `act` attribute: `"relu"`,
+    /// `"sigmoid"`, `"tanh"` or `"softmax"`; `None` for the empty name (no activation).
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::BadAttribute`] for any other name.
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::fluid::{Act, Reshape};
+    ///
+    /// let act = Act::<f32>::from_name("relu")?.expect("an activation");
+    /// let y = Reshape::new([2]).act(act).run(array![-1.0f32, 2.0])?;
+    /// assert_eq!(y, array![0.0, 2.0].into_dyn());
+    /// assert!(Act::<f32>::from_name("")?.is_none());
+    /// assert_eq!(Act::<f32>::from_name("gelu").unwrap_err().category(), "bad_attribute");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn from_name(name: &str) -> Result<Option<Self>, ReshapeError> {
+        Ok(Some(match name {
+            "" => return Ok(None),
+            "relu" => Act::Relu,
+            "sigmoid" => Act::Sigmoid,
+            "tanh" => Act::Tanh,
+            "softmax" => Act::Softmax,
+            _ => {
+                let detail = format!("{name:?} is not relu, sigmoid, tanh or softmax");
+                return Err(Fail::new(Rule::BadAttribute, None, detail)
+                    .attach_no_input(Dialect::Paddle, format!("act={name:?}")));
+            }
+        }))
+    }
+
     /// A user function over the whole reshaped array.
     ///
     /// ```

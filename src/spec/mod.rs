@@ -294,6 +294,10 @@ pub trait ShapeSpec: sealed::Spec {
     /// written as `0`, and at most one other symbolic dim written as `-1`. Exported graphs keep
     /// their dynamic dims.
     ///
+    /// The result's `0`s copy input dims, so it is a `Reshape` with `allowzero = 0`, whatever
+    /// the spec's own `allowzero`: a converter that writes it into a node also sets the node's
+    /// `allowzero` to 0 (with `allowzero = 1` the same numbers would make zero-size dims).
+    ///
     /// # Errors
     ///
     /// The errors of [`infer_symbolic`](Self::infer_symbolic), or
@@ -302,13 +306,19 @@ pub trait ShapeSpec: sealed::Spec {
     /// computes the shape with `Shape`, `Gather` and `Concat`.
     ///
     /// ```
-    /// use ndarray_reshape::{SymDim, Mx, Onnx, Paddle, ShapeSpec};
+    /// use ndarray_reshape::{Mx, Onnx, Paddle, ShapeSpec, ShapeValue, SymDim};
     ///
     /// let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
     /// let x = [b, t, k(512)];
     /// assert_eq!(Paddle::new([0, 0, 8, 64]).to_onnx_symbolic(&x)?, Onnx::new([0, 0, 8, 64]));
     /// assert_eq!(Mx::new([-3, 0]).to_onnx_symbolic(&x)?, Onnx::new([-1, 512]));
     /// assert!(Mx::new([-4, 1, -1, -2]).to_onnx_symbolic(&x).is_err()); // B and T both move
+    /// // A node with allowzero = 1 and a computed shape [B, T, 12, 32] folds to [0, 0, 12, 32],
+    /// // right once the node's allowzero is 0.
+    /// let y = [b, t, k(384)];
+    /// let shape = ShapeValue::concat(&[ShapeValue::shape_of(&[b, t]), ShapeValue::from(vec![12, 32])])?;
+    /// let fold = Onnx::new(&shape).allowzero(true).to_onnx_symbolic(&y)?;
+    /// assert_eq!(fold, Onnx::new([0, 0, 12, 32]).allowzero(false));
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
