@@ -1,6 +1,6 @@
 //! The slow, obviously correct reference for a reshape of an array, and the agreement of
-//! symbolic inference with the concrete one, shared by the no-panic sweep (`tests/sweep.rs`),
-//! the symbolic property test (`tests/symbolic.rs`) and the fuzz targets
+//! symbolic inference with the concrete one, shared by the no-panic sweep (`tests/properties/sweep.rs`),
+//! the symbolic property test (`tests/shapes/symbolic.rs`) and the fuzz targets
 //! (`fuzz/fuzz_targets/common.rs`).
 
 use ndarray::ArrayViewD;

@@ -1,6 +1,6 @@
 //! Symbolic inference over the recorded conformance corpus (`tests/data/*.jsonl`), timed: every
 //! case of every dialect, with each subset of its input dims as symbols (64 spread subsets
-//! above rank 6), in both naming schemes (as `tests/symbolic.rs` checks them), inferred and
+//! above rank 6), in both naming schemes (as `tests/shapes/symbolic.rs` checks them), inferred and
 //! evaluated under the binding that gives the numbers back. The concrete inference of the same
 //! inputs is timed in the same run, so the ratio between the two is what to compare across
 //! machines and commits (BENCHMARKS.md, "What does symbolic inference cost?").

@@ -4,9 +4,9 @@
 //! input's element count, the array methods agree with `infer_shape`, and on real arrays the
 //! values equal a slow reference (reading the input in the order, writing the output in it).
 
-#[path = "common/oracle.rs"]
+#[path = "../common/oracle.rs"]
 mod oracle;
-#[path = "common/programs.rs"]
+#[path = "../common/programs.rs"]
 mod programs;
 
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};

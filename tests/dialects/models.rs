@@ -11,13 +11,8 @@ use ndarray::{ArrayView, IxDyn};
 use ndarray_reshape::{Like, Mx, Onnx, Paddle, ReshapeExt, ShapeSpec};
 use serde_json::Value;
 
-#[path = "common/json.rs"]
-mod json;
-
-#[allow(dead_code)] // only the explanation's invariants are used here
-#[path = "common/oracle.rs"]
-mod oracle;
-use json::{i64s, usizes};
+use crate::json::{i64s, usizes};
+use crate::oracle;
 
 /// One record through every mode that applies to a C-contiguous input.
 fn check<P: ShapeSpec>(record: &Value, spec: P, base: &[u32]) -> Result<(), String> {

@@ -15,10 +15,10 @@ use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec, SymDim}
 use serde_json::Value;
 
 #[allow(dead_code)] // the array checks are for the sweep and the fuzz targets
-#[path = "common/oracle.rs"]
+#[path = "../common/oracle.rs"]
 mod oracle;
 
-#[path = "common/json.rs"]
+#[path = "../common/json.rs"]
 mod json;
 use json::{i64s, usizes};
 

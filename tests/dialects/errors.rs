@@ -286,7 +286,7 @@ fn rank_mismatch() {
 #[test]
 fn allocation_failed() {
     // 2^62 `f32`s (of which 2^20 are stored) copied: 2^64 bytes, past usize::MAX, so the
-    // failure is found before any allocator is asked (tests/hostile_sizes.rs asks it too).
+    // failure is found before any allocator is asked (tests/modes/hostile_sizes.rs asks it too).
     let row = Array::<f32, _>::zeros(1 << 20);
     let x = row.broadcast((1usize << 42, 1 << 20)).unwrap();
     let e = x.reshape_mx([-1]).unwrap_err();

@@ -13,12 +13,7 @@ use ndarray_reshape::{
 };
 use serde_json::Value;
 
-#[path = "common/json.rs"]
-mod json;
-
-#[allow(dead_code)] // only the explanation's invariants are used here
-#[path = "common/oracle.rs"]
-mod oracle;
+use crate::oracle;
 
 /// The explanation of the case's reshape: its groups hold, and the group that forces a copy
 /// exists exactly when the framework copied (NumPy's view flag, or a view for a contiguous
@@ -37,7 +32,7 @@ fn explain_agrees<P: ShapeSpec>(
         _ => Ok(()),
     }
 }
-use json::{i64s, usizes};
+use crate::json::{i64s, usizes};
 
 /// Under Miri, which runs about a thousand times slower, every `MIRI_SAMPLE`-th case.
 const MIRI_SAMPLE: usize = 16;

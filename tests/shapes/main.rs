@@ -1,0 +1,8 @@
+//! Shapes without data: symbolic inference checked against the concrete one on every recorded
+//! case (`symbolic`), the shape values of graphs and their operations (`shape_values`), and the
+//! computed shapes of real exported models against the runtimes' values (`shapegraphs`). One
+//! test binary, a module per concern.
+
+mod shape_values;
+mod shapegraphs;
+mod symbolic;
