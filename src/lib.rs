@@ -168,17 +168,9 @@
 //!
 //! # Strict, mutable and consuming modes
 //!
-//! | method | when the strides permit a view | otherwise |
-//! |---|---|---|
-//! | [`reshape_with`](ReshapeExt::reshape_with) and the headline methods | a view (`CowArray::is_view`) | an owned copy |
-//! | [`reshape_view`](ReshapeExt::reshape_view) | a view | [`ReshapeError::NeedsCopy`] |
-//! | [`reshape_view_mut`](ReshapeExt::reshape_view_mut) | a mutable view, writing through | [`ReshapeError::NeedsCopy`] |
-//! | [`into_reshape`](ReshapeExt::into_reshape) (consumes) | the same storage: a view keeps its lifetime, an owned array its buffer | [`ReshapeError::NeedsCopy`] |
-//! | [`reshape_owned`](ReshapeExt::reshape_owned) | a fresh copy | a fresh copy |
-//! | [`reshape_copy_into`](ReshapeExt::reshape_copy_into) (`Copy` elements) | a copy into your buffer, viewed | a copy into your buffer, viewed |
+//! The modes of [`ReshapeExt`] (the same table is in the README and on the trait):
 //!
-//! | [`reshape_in_place`](ReshapeExt::reshape_in_place) (`&mut`) | the array takes the new shape, same buffer | [`ReshapeError::NeedsCopy`], the array as it was |
-//! | [`to_layout`](ReshapeExt::to_layout) (no reshape) | a fresh C- or F-contiguous copy | a fresh C- or F-contiguous copy |
+#![doc = include_str!("../docs/modes.md")]
 //!
 //! Results have a dynamic rank (`IxDyn`). When the target rank is known, give it to the spec:
 //! [`spec.dim::<E>()`](ShapeSpec::dim) makes every mode return dims of type `E` (`Ix1`,

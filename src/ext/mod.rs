@@ -51,15 +51,7 @@ pub(crate) mod sealed {
 /// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a
 /// view (exactly when NumPy would give one). The modes:
 ///
-/// | method | view possible | copy needed |
-/// |---|---|---|
-/// | [`reshape_with`](Self::reshape_with) and the headline methods | view (`CowArray::is_view`) | owned copy |
-/// | [`reshape_view`](Self::reshape_view), [`reshape_view_mut`](Self::reshape_view_mut) | view | [`ReshapeError::NeedsCopy`] |
-/// | [`into_reshape`](Self::into_reshape) | same storage, new shape | [`ReshapeError::NeedsCopy`] (the input is dropped) |
-/// | [`reshape_in_place`](Self::reshape_in_place) | the array takes the new shape | [`ReshapeError::NeedsCopy`] (the array is as it was) |
-/// | [`into_reshape_clone`](Self::into_reshape_clone) | same storage, new shape | copy (a view becomes a `CowArray` of its lifetime) |
-/// | [`reshape_owned`](Self::reshape_owned) | fresh copy | fresh copy |
-/// | [`reshape_copy_into`](Self::reshape_copy_into) | copy into `out` | copy into `out` |
+#[doc = include_str!("../../docs/modes.md")]
 ///
 /// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
 /// large. [`to_layout`](Self::to_layout) is the same copy engine without a reshape: the array
