@@ -70,9 +70,11 @@ fn atom(a: &Arena, id: u32, alone: bool) -> String {
     }
 }
 
-/// A term without its sign: `3*N/2`, `B*T`, `6/N`, `T // 20`.
-fn term(a: &Arena, m: &Mono, c: Rat) -> String {
+/// A term without its sign: `3*N/2`, `B*T`, `6/N`, `T // 20`; and whether it is a floor or a
+/// remainder written bare, which a leading minus would read into (`-(B // 2)`, not `-B // 2`).
+fn term(a: &Arena, m: &Mono, c: Rat) -> (String, bool) {
     let alone = c.num.unsigned_abs() == 1 && c.den == 1 && m.len() == 1 && m[0].1 == 1;
+    let bare = alone && infix(a.atom(m[0].0));
     let mut up: Vec<String> = Vec::new();
     let mut down: Vec<String> = Vec::new();
     for &(id, e) in m {
@@ -94,11 +96,11 @@ fn term(a: &Arena, m: &Mono, c: Rat) -> String {
         1 => s = format!("{s}/{}", down[0]),
         _ => s = format!("{s}/({})", down.join("*")),
     }
-    s
+    (s, bare)
 }
 
 fn poly(a: &Arena, p: &Poly) -> String {
-    let mut terms: Vec<(bool, String, bool)> = p
+    let mut terms: Vec<(bool, (String, bool), bool)> = p
         .terms
         .iter()
         .map(|(m, c)| (m.is_empty(), term(a, m, *c), c.num < 0))
@@ -106,8 +108,12 @@ fn poly(a: &Arena, p: &Poly) -> String {
     // Terms with atoms by how they read, the constant last.
     terms.sort();
     let mut s = String::new();
-    for (i, (_, t, negative)) in terms.iter().enumerate() {
+    for (i, (_, (t, bare), negative)) in terms.iter().enumerate() {
         match (i, negative) {
+            (0, true) if *bare => {
+                s.push_str(&format!("-({t})"));
+                continue;
+            }
             (0, true) => s.push('-'),
             (0, false) => {}
             (_, true) => s.push_str(" - "),

@@ -891,3 +891,155 @@ fn paddle_table_reads_pir_and_older_programs() -> Result<(), ReshapeError> {
     assert_eq!(cat(paddle("pd_op.add", from_ref(&b), &[])), "bad_attribute");
     Ok(())
 }
+
+#[test]
+fn casts_wrap_as_the_runtimes_do() -> Result<(), ReshapeError> {
+    // Every integer type by its names, a number outside it wrapping as a C++ static_cast.
+    let cases: &[(&str, i64, i64)] = &[
+        ("int64", i64::MIN, i64::MIN),
+        ("long", -5, -5),
+        ("int32", 3_000_000_000, -1_294_967_296),
+        ("int", 2_147_483_648, -2_147_483_648),
+        ("int16", 40_000, -25_536),
+        ("short", -32_769, 32_767),
+        ("int8", 200, -56),
+        ("int4", 9, -7),
+        ("uint64", 7, 7),
+        ("uint32", 5_000_000_000, 705_032_704),
+        ("uint16", -1, 65_535),
+        ("uint8", 256, 0),
+        ("uint4", 17, 1),
+        ("bool", -3, 1),
+        ("paddle.int32", 1, 1),
+        ("INT16", 70_000, 4_464),
+    ];
+    for &(to, x, want) in cases {
+        let got = ShapeValue::scalar(x).cast(to)?;
+        assert_eq!(got, ShapeValue::scalar(want), "{x} as {to}");
+    }
+    // Symbolic: the bound of the type where the sizes do not give it.
+    let b = ShapeValue::from(s("B"));
+    let conds = |to: &str| -> Result<Vec<String>, ReshapeError> {
+        Ok(b.cast(to)?
+            .conditions()
+            .iter()
+            .map(|c| c.to_string())
+            .collect())
+    };
+    assert_eq!(conds("int16")?, ["B <= 32767"]);
+    assert_eq!(conds("int8")?, ["B <= 127"]);
+    assert_eq!(conds("uint16")?, ["B <= 65535"]);
+    assert_eq!(conds("uint4")?, ["B <= 15"]);
+    assert!(conds("int64")?.is_empty());
+    let neg = ShapeValue::from(-s("B")).cast("uint32")?;
+    assert_eq!(neg.conditions()[0].to_string(), "0 <= -B");
+    assert_eq!(b.cast("bool")?, ShapeValue::scalar(1)); // a size is never 0
+    assert_eq!(
+        ShapeValue::scalar(-1)
+            .cast("uint64")
+            .unwrap_err()
+            .category(),
+        "overflow"
+    );
+    assert_eq!(b.cast("complex64").unwrap_err().category(), "bad_attribute");
+    for float in [
+        "float16", "float32", "float64", "bfloat16", "float8", "double", "half",
+    ] {
+        assert_eq!(
+            b.cast(float).unwrap_err().category(),
+            "unknown_op",
+            "{float}"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn onnx_division_truncates_in_its_simplest_form() -> Result<(), ReshapeError> {
+    let b = ShapeValue::from(s("B"));
+    let two = ShapeValue::scalar(2);
+    // Signs known alike: the floor; known to differ: the negated floor of the negation.
+    assert_eq!(b.div(&two)?.to_string(), "B // 2");
+    assert_eq!(b.div(&ShapeValue::scalar(-2))?.to_string(), "-(B // 2)");
+    assert_eq!(b.neg()?.div(&two)?.to_string(), "-(B // 2)");
+    // Unknown sign: written out, exact on both sides of zero.
+    let d = b.sub(&ShapeValue::scalar(5))?.div(&two)?;
+    for (bv, want) in [(1, -2), (2, -1), (3, -1), (4, 0), (5, 0), (6, 0), (9, 2)] {
+        assert_eq!(d.eval(&[("B", bv)]), Some(vec![want]), "B = {bv}");
+    }
+    let m = b.sub(&ShapeValue::scalar(5))?.trunc_mod(&two)?;
+    for (bv, want) in [(2, -1), (4, -1), (5, 0), (8, 1)] {
+        assert_eq!(m.eval(&[("B", bv)]), Some(vec![want]), "B = {bv}");
+    }
+    Ok(())
+}
+
+#[test]
+fn symbolic_dims_at_their_edges() -> Result<(), ReshapeError> {
+    assert_eq!(SymDim::int(-1).known(), None);
+    assert_eq!(SymDim::int(0).known(), Some(0));
+    let e = SymDim::int(i64::MIN)
+        .floor_div(&SymDim::int(-1))
+        .unwrap_err();
+    assert_eq!(e.category(), "overflow");
+    assert_eq!(
+        SymDim::int(i64::MIN).floor_mod(&SymDim::int(-1))?,
+        SymDim::from(0)
+    );
+    assert_eq!(SymDim::int(-7).floor_div(&SymDim::int(2))?, SymDim::int(-4));
+    assert_eq!(SymDim::int(7).floor_div(&SymDim::int(-2))?, SymDim::int(-4));
+    assert_eq!(SymDim::int(-7).floor_div(&SymDim::int(-2))?, SymDim::int(3));
+    assert_eq!(SymDim::int(6).floor_div(&SymDim::int(-2))?, SymDim::int(-3));
+    assert_eq!(SymDim::int(7).floor_mod(&SymDim::int(-2))?, SymDim::int(-1));
+    // By a negative constant, symbolically: the same as numbers.
+    let h = s("H");
+    let q = h.floor_div(&SymDim::int(-3))?;
+    let r = h.floor_mod(&SymDim::int(-3))?;
+    assert_eq!(q.to_string(), "(2*H) // 3 - H"); // floor(-H/3), its offset normalised
+    for hv in [1usize, 2, 3, 4, 7, 9] {
+        let x = hv as i64;
+        // Python's floor: toward negative infinity; the remainder takes the divisor's sign.
+        let floor = x / -3 - i64::from(x % 3 != 0);
+        assert_eq!(q.eval_int(&[("H", hv)]), Some(floor), "H = {hv}");
+        assert_eq!(r.eval_int(&[("H", hv)]), Some(x + 3 * floor), "H = {hv}");
+    }
+    Ok(())
+}
+
+#[test]
+fn attributes_display_and_convert() -> Result<(), ReshapeError> {
+    let shown: Vec<String> = [
+        OpAttr::from(3i64),
+        OpAttr::from(vec![0i64, 2]),
+        OpAttr::from(64.0),
+        OpAttr::from(vec![0.5, 1.0]),
+        OpAttr::from(true),
+        OpAttr::from("int64"),
+    ]
+    .iter()
+    .map(OpAttr::to_string)
+    .collect();
+    assert_eq!(
+        shown,
+        ["3", "[0, 2]", "64.0", "[0.5, 1.0]", "true", "\"int64\""]
+    );
+    // One integer where a list is read; an integer where a float is; 0 and 1 where a flag is.
+    let four = ShapeValue::scalar(4);
+    let one = ShapeValue::onnx_op("Unsqueeze", from_ref(&four), &[("axes", a(0))], 11)?;
+    assert_eq!(one, v(&[4]));
+    let b = ShapeValue::from(s("B"));
+    let at = [("scale", a(3)), ("bias", a(1)), ("bias_after_scale", a(0))];
+    let scaled = ShapeValue::paddle_op("pd_op.scale", from_ref(&b), &at)?;
+    assert_eq!(scaled.entries(), &[k(3) * s("B") + k(3)]);
+    let bad = [("bias_after_scale", a(2))];
+    assert_eq!(
+        cat(ShapeValue::paddle_op("pd_op.scale", from_ref(&b), &bad)),
+        "bad_attribute"
+    );
+    let bad = [("axes", a("0"))];
+    assert_eq!(
+        cat(ShapeValue::onnx_op("Unsqueeze", from_ref(&four), &bad, 11)),
+        "bad_attribute"
+    );
+    Ok(())
+}
