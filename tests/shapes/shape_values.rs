@@ -1043,3 +1043,41 @@ fn attributes_display_and_convert() -> Result<(), ReshapeError> {
     );
     Ok(())
 }
+
+#[test]
+fn table_errors_say_what_the_signature_is() {
+    let b = ShapeValue::from(s("B"));
+    let msg = |r: Result<ShapeValue, ReshapeError>| r.unwrap_err().to_string();
+    assert_eq!(
+        msg(onnx("Add", from_ref(&b), &[], 13)),
+        "bad_attribute: Add takes 2 inputs, got 1; shape op Add(B) opset 13"
+    );
+    assert_eq!(
+        msg(onnx("Concat", &[], &[("axis", a(0))], 13)),
+        "bad_attribute: Concat takes at least 1 inputs, got 0; shape op Concat(; axis = 0) opset 13"
+    );
+    assert_eq!(
+        msg(onnx("Slice", from_ref(&b), &[], 13)),
+        "bad_attribute: Slice takes 3 to 5 inputs, got 1; shape op Slice(B) opset 13"
+    );
+    assert_eq!(
+        msg(onnx("Gather", &[b.clone(), b.clone()], &[("axis", a(0)), ("axis", a(0))], 13)),
+        "bad_attribute: the attribute axis is given twice; shape op Gather(B, B; axis = 0, axis = 0) opset 13"
+    );
+    assert_eq!(
+        msg(onnx("Where", &[b.clone(), b.clone(), b.clone()], &[("x", a(1))], 13)),
+        "bad_attribute: Where at opset 13 has no attribute x; shape op Where(B, B, B; x = 1) opset 13"
+    );
+    assert_eq!(
+        msg(onnx("NonZero", from_ref(&b), &[], 13)),
+        "unknown_op: no operator NonZero in the ONNX shape-op table; shape op NonZero(B) opset 13"
+    );
+    assert_eq!(
+        msg(paddle("pd_op.nonzero", from_ref(&b), &[])),
+        "unknown_op: no operator pd_op.nonzero in the Paddle shape-op table; shape op pd_op.nonzero(B)"
+    );
+    assert_eq!(
+        msg(paddle("pd_op.cast", from_ref(&b), &[("dtype", a(1.5))])),
+        "bad_attribute: the dtype 1.5 is not a type; shape op pd_op.cast(B; dtype = 1.5)"
+    );
+}
