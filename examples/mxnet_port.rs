@@ -44,7 +44,7 @@ fn main() -> Result<(), ReshapeError> {
     // The strict mode says so before any copy is made.
     match merged.reshape_view(Mx::new([0, -1, (c + 1) as i64])) {
         Err(e @ ReshapeError::NeedsCopy(_)) => {
-            println!("  strict view refused: {}", e.context().detail)
+            println!("  strict view refused: {}", e.context().detail())
         }
         other => println!("  unexpected: {other:?}"),
     }

@@ -2,18 +2,19 @@
 
 use std::fmt;
 
-/// The reshape dialect a spec belongs to, named in every error message.
+/// Where an error comes from, named in every message: the dialect of a reshape spec, an
+/// operation on shape values, or ndarray's conversion of a result.
 ///
 /// ```
-/// use ndarray_reshape::{Dialect, Paddle, ShapeSpec};
+/// use ndarray_reshape::{Origin, Paddle, ShapeSpec};
 ///
 /// let err = Paddle::new([-2]).infer_shape(&[2]).unwrap_err();
-/// assert_eq!(err.context().dialect, Dialect::Paddle);
+/// assert_eq!(err.context().origin(), Origin::Paddle);
 /// assert!(err.to_string().contains("paddle spec [-2]"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Dialect {
+pub enum Origin {
     /// MXNet `Reshape` with `shape` / `reverse` ([`Mx`](crate::Mx)).
     Mx,
     /// MXNet `Reshape` with the deprecated `target_shape` / `keep_highest`
@@ -37,28 +38,28 @@ pub enum Dialect {
     Ndarray,
 }
 
-impl Dialect {
+impl Origin {
     /// The short lowercase name used in messages (`"mxnet"`, `"paddle"`, ...).
     ///
     /// ```
-    /// assert_eq!(ndarray_reshape::Dialect::Np.name(), "numpy");
+    /// assert_eq!(ndarray_reshape::Origin::Np.name(), "numpy");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
-            Dialect::Mx => "mxnet",
-            Dialect::MxLegacy => "mxnet target_shape",
-            Dialect::Like => "reshape_like",
-            Dialect::Paddle => "paddle",
-            Dialect::Np => "numpy",
-            Dialect::Npx => "mxnet npx",
-            Dialect::Onnx => "onnx",
-            Dialect::ShapeOp => "shape op",
-            Dialect::Ndarray => "ndarray",
+            Origin::Mx => "mxnet",
+            Origin::MxLegacy => "mxnet target_shape",
+            Origin::Like => "reshape_like",
+            Origin::Paddle => "paddle",
+            Origin::Np => "numpy",
+            Origin::Npx => "mxnet npx",
+            Origin::Onnx => "onnx",
+            Origin::ShapeOp => "shape op",
+            Origin::Ndarray => "ndarray",
         }
     }
 }
 
-impl fmt::Display for Dialect {
+impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -71,27 +72,20 @@ impl fmt::Display for Dialect {
 ///
 /// let err = Mx::new([2, -1, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
 /// let ctx = err.context();
-/// assert_eq!(ctx.input, vec![2, 3, 4]);
-/// assert_eq!(ctx.spec, "[2, -1, -1]");
-/// assert_eq!(ctx.position, Some(2));
+/// assert_eq!(ctx.input(), &[2, 3, 4]);
+/// assert_eq!(ctx.spec(), "[2, -1, -1]");
+/// assert_eq!(ctx.position(), Some(2));
 /// ```
 ///
-/// The fields can be read directly; the type is `#[non_exhaustive]`, so that more evidence can
-/// be added without breaking code that reads it, and has an accessor per field.
+/// Each part is read through its accessor, so that more evidence can be added without breaking
+/// code that reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ErrorContext {
-    /// The dialect of the spec.
-    pub dialect: Dialect,
-    /// The input shape the spec was applied to.
-    pub input: Vec<usize>,
-    /// The spec as the caller wrote it (with its flags, e.g. `reverse`).
-    pub spec: String,
-    /// The index in the written spec of the entry that broke the rule, when one entry did (for
-    /// a [`Dialect::ShapeOp`] error, the index of the operand).
-    pub position: Option<usize>,
-    /// What exactly went wrong, in a few words.
-    pub detail: String,
+    origin: Origin,
+    input: Vec<usize>,
+    spec: String,
+    position: Option<usize>,
+    detail: String,
     /// How the input is shown in the message.
     shown: Shown,
 }
@@ -109,15 +103,15 @@ enum Shown {
 }
 
 impl ErrorContext {
-    /// The dialect of the spec.
+    /// Where the error comes from: the spec's dialect, a shape-value operation, or ndarray.
     ///
     /// ```
-    /// use ndarray_reshape::{Dialect, Paddle, ShapeSpec};
+    /// use ndarray_reshape::{Origin, Paddle, ShapeSpec};
     /// let err = Paddle::new([-2]).infer_shape(&[2]).unwrap_err();
-    /// assert_eq!(err.context().dialect(), Dialect::Paddle);
+    /// assert_eq!(err.context().origin(), Origin::Paddle);
     /// ```
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
+    pub fn origin(&self) -> Origin {
+        self.origin
     }
 
     /// The input shape the spec was applied to.
@@ -195,12 +189,12 @@ impl fmt::Display for ErrorContext {
             Shown::Concrete => write!(f, "{}; input shape {:?}, ", self.detail, self.input)?,
             Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
-        match self.dialect {
-            Dialect::ShapeOp => write!(f, "{} {}", self.dialect, self.spec)?,
-            _ => write!(f, "{} spec {}", self.dialect, self.spec)?,
+        match self.origin {
+            Origin::ShapeOp => write!(f, "{} {}", self.origin, self.spec)?,
+            _ => write!(f, "{} spec {}", self.origin, self.spec)?,
         }
-        match (self.position, self.dialect) {
-            (Some(p), Dialect::ShapeOp) => write!(f, ", operand {p}")?,
+        match (self.position, self.origin) {
+            (Some(p), Origin::ShapeOp) => write!(f, ", operand {p}")?,
             (Some(p), _) => write!(f, ", position {p}")?,
             (None, _) => {}
         }
@@ -257,7 +251,7 @@ macro_rules! rules {
         /// use ndarray_reshape::{Paddle, ShapeSpec};
         ///
         /// let err = Paddle::new([-2, 24]).infer_shape(&[2, 4, 6]).unwrap_err();
-        /// assert_eq!(err.context().position, Some(0));
+        /// assert_eq!(err.context().position(), Some(0));
         /// ```
             pub fn context(&self) -> &ErrorContext {
                 match self {
@@ -411,16 +405,16 @@ impl Fail {
         Fail::new(rule, None, detail)
     }
 
-    /// The [`ReshapeError`] of this failure for a spec of `dialect`, written as `spec`, applied
-    /// to `input`: the one place where errors get their evidence.
+    /// The [`ReshapeError`] of this failure from `origin` (a spec of a dialect, written as
+    /// `spec`), applied to `input`: the one place where errors get their evidence.
     #[cold]
     pub(crate) fn attach(
         self,
-        dialect: Dialect,
+        origin: Origin,
         input: &[usize],
         spec: impl fmt::Display,
     ) -> ReshapeError {
-        self.context(dialect, input.to_vec(), Shown::Concrete, spec)
+        self.context(origin, input.to_vec(), Shown::Concrete, spec)
     }
 
     /// [`attach`](Self::attach) for an input that is not all numbers, written out: a symbolic
@@ -428,24 +422,24 @@ impl Fail {
     #[cold]
     pub(crate) fn attach_sym<D: fmt::Display>(
         self,
-        dialect: Dialect,
+        origin: Origin,
         input: &[D],
         spec: impl fmt::Display,
     ) -> ReshapeError {
         let dims: Vec<String> = input.iter().map(|d| d.to_string()).collect();
         let shown = Shown::Written(format!("[{}]", dims.join(", ")));
-        self.context(dialect, Vec::new(), shown, spec)
+        self.context(origin, Vec::new(), shown, spec)
     }
 
     /// [`attach`](Self::attach) for a spec that fails before it meets an input.
     #[cold]
-    pub(crate) fn attach_no_input(self, dialect: Dialect, spec: impl fmt::Display) -> ReshapeError {
-        self.context(dialect, Vec::new(), Shown::Absent, spec)
+    pub(crate) fn attach_no_input(self, origin: Origin, spec: impl fmt::Display) -> ReshapeError {
+        self.context(origin, Vec::new(), Shown::Absent, spec)
     }
 
     fn context(
         self,
-        dialect: Dialect,
+        origin: Origin,
         input: Vec<usize>,
         shown: Shown,
         spec: impl fmt::Display,
@@ -453,7 +447,7 @@ impl Fail {
         ReshapeError::from_rule(
             self.rule,
             ErrorContext {
-                dialect,
+                origin,
                 input,
                 spec: spec.to_string(),
                 position: self.position,

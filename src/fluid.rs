@@ -25,7 +25,7 @@ use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
 use crate::args::{IntoSpec, IntoSpecList};
-use crate::error::{Dialect, Fail, Rule};
+use crate::error::{Fail, Origin, Rule};
 use crate::{Paddle, ReshapeError, ReshapeExt};
 
 /// A user activation: a function over the reshaped array, in place.
@@ -100,7 +100,7 @@ impl<A: 'static> Act<A> {
             _ => {
                 let detail = format!("{name:?} is not relu, sigmoid, tanh or softmax");
                 return Err(Fail::new(Rule::BadAttribute, None, detail)
-                    .attach_no_input(Dialect::Paddle, format!("act={name:?}")));
+                    .attach_no_input(Origin::Paddle, format!("act={name:?}")));
             }
         }))
     }

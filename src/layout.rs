@@ -4,7 +4,7 @@
 //! Strides are in elements and signed, as `ndarray`'s `strides()` gives them. Every rule here
 //! that asks whether two axes read as one uses the same predicate (`dims::steps_over`).
 
-pub use crate::dims::Order;
+use crate::dims::Order;
 use crate::dims::{checked_size, fill_contiguous_strides, span, steps_over, Reading};
 use crate::small::INLINE;
 

@@ -333,7 +333,7 @@
 // (`python3 ../shared/tools/modcycles.py .` prints the graph).
 mod copy;
 mod dims;
-pub mod error;
+mod error;
 mod explain;
 mod ext;
 pub mod fluid;
@@ -346,7 +346,7 @@ mod view;
 pub use copy::set_helper_standby;
 pub use dims::Order;
 #[doc(inline)]
-pub use error::{Dialect, ErrorContext, ReshapeError};
+pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, UnitMoves};
 pub use ext::{IntoDim, ReshapeExt};
 pub use spec::like::Like;

@@ -4,7 +4,7 @@
 
 use ndarray::{ArrayBase, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData, ViewRepr};
 
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::spec::ShapeSpec;
 use crate::view::{self, IntoReshapeData};
 
@@ -74,7 +74,7 @@ impl<S: RawData> IntoDim<S> for ArrayBase<S, IxDyn> {
 fn wrong_rank(shape: &[usize], n: usize) -> ReshapeError {
     let why = format!("the array has rank {}, Ix{n} has rank {n}", shape.len());
     Fail::whole(Rule::RankMismatch, why).attach(
-        Dialect::Ndarray,
+        Origin::Ndarray,
         shape,
         format!("into_dim::<Ix{n}>"),
     )

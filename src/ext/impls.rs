@@ -9,7 +9,7 @@ use ndarray::{
 use super::{sealed, CloneStorage, IntoReshapeClone, ReshapeExt};
 use crate::copy;
 use crate::dims::{typed_dim, Order, Reading};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::reading;
 use crate::spec::{reject, ShapeSpec};
 use crate::view::{self, Borrowed, IntoReshapeData};
@@ -103,7 +103,7 @@ macro_rules! borrowing_methods {
         {
             let reading = reading(self.shape(), self.strides(), order.into());
             copy_into(self, self.raw_dim(), reading, out, || {
-                (Dialect::Ndarray, format!("to_layout({:?})", reading.order()))
+                (Origin::Ndarray, format!("to_layout({:?})", reading.order()))
             })
         }
     };
@@ -272,7 +272,7 @@ fn out_of_memory<P: ShapeSpec + ?Sized>(
 #[inline(never)]
 fn layout_error(rule: Rule, shape: &[usize], reading: Reading, why: &str) -> ReshapeError {
     let call = format!("to_layout({:?})", reading.order());
-    Fail::whole(rule, why).attach(Dialect::Ndarray, shape, call)
+    Fail::whole(rule, why).attach(Origin::Ndarray, shape, call)
 }
 
 /// The copy into the caller's buffer of [`ReshapeExt::reshape_copy_into`] and
@@ -284,7 +284,7 @@ fn copy_into<'o, A, D, E>(
     dims: E,
     reading: Reading,
     out: &'o mut [A],
-    describe: impl Fn() -> (Dialect, String),
+    describe: impl Fn() -> (Origin, String),
 ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
 where
     A: Copy + Send + Sync,

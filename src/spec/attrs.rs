@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::spec::like::Like;
 use crate::spec::mx::{Mx, MxTarget};
 use crate::spec::npx::Npx;
@@ -134,12 +134,12 @@ impl sealed::Value for serde_json::Value {
 /// The attributes of one node: known keys only, each at most once; MXNet's hidden attributes
 /// (`__name__`, such as `__profiler_scope__`) are skipped, as MXNet skips them.
 struct Attrs {
-    dialect: Dialect,
+    dialect: Origin,
     values: Vec<(&'static str, String)>,
 }
 
 impl Attrs {
-    fn read<I>(dialect: Dialect, known: &[&'static str], attrs: I) -> Result<Attrs, ReshapeError>
+    fn read<I>(dialect: Origin, known: &[&'static str], attrs: I) -> Result<Attrs, ReshapeError>
     where
         I: IntoIterator,
         I::Item: AttrPair,
@@ -317,7 +317,7 @@ fn int_at(v: &str, i: usize, plus: bool) -> Result<(i64, usize), String> {
 /// [`ReshapeError::BadAttribute`] for the attribute `key` = `value`.
 #[cold]
 fn bad(
-    dialect: Dialect,
+    dialect: Origin,
     key: &str,
     value: &str,
     position: Option<usize>,
@@ -360,7 +360,7 @@ impl Mx {
         I: IntoIterator,
         I::Item: AttrPair,
     {
-        let a = Attrs::read(Dialect::Mx, RESHAPE_KEYS, attrs)?;
+        let a = Attrs::read(Origin::Mx, RESHAPE_KEYS, attrs)?;
         let shape = a.tuple("shape")?.unwrap_or_default();
         let target = a.tuple("target_shape")?.unwrap_or_default();
         if shape.is_empty() && !target.is_empty() {
@@ -368,7 +368,7 @@ impl Mx {
             let why = "the node sets only the deprecated target_shape: read it with \
                        MxTarget::from_attrs"
                 .to_owned();
-            return Err(bad(Dialect::Mx, "target_shape", v, None, why));
+            return Err(bad(Origin::Mx, "target_shape", v, None, why));
         }
         let reverse = a.boolean("reverse")?;
         a.boolean("keep_highest")?;
@@ -405,14 +405,14 @@ impl MxTarget {
         I: IntoIterator,
         I::Item: AttrPair,
     {
-        let a = Attrs::read(Dialect::MxLegacy, RESHAPE_KEYS, attrs)?;
+        let a = Attrs::read(Origin::MxLegacy, RESHAPE_KEYS, attrs)?;
         if let Some(shape) = a.tuple("shape")?.filter(|s| !s.is_empty()) {
             let v = a.get("shape").unwrap_or_default();
             let why = format!(
                 "the node sets shape {shape:?}, which MXNet uses instead of target_shape: \
                  read it with Mx::from_attrs"
             );
-            return Err(bad(Dialect::MxLegacy, "shape", v, None, why));
+            return Err(bad(Origin::MxLegacy, "shape", v, None, why));
         }
         a.boolean("reverse")?;
         let target = a.tuple("target_shape")?.unwrap_or_default();
@@ -445,14 +445,14 @@ impl Npx {
         I: IntoIterator,
         I::Item: AttrPair,
     {
-        let a = Attrs::read(Dialect::Npx, &["newshape", "reverse", "order"], attrs)?;
+        let a = Attrs::read(Origin::Npx, &["newshape", "reverse", "order"], attrs)?;
         if let Some(order) = a.get("order").filter(|o| o.trim() != "C") {
             let why = "MXNet implements npx.reshape in order C only".to_owned();
-            return Err(bad(Dialect::Npx, "order", order, None, why));
+            return Err(bad(Origin::Npx, "order", order, None, why));
         }
         let Some(shape) = a.tuple("newshape")? else {
             let why = "the newshape attribute is required".to_owned();
-            return Err(bad(Dialect::Npx, "newshape", "", None, why));
+            return Err(bad(Origin::Npx, "newshape", "", None, why));
         };
         Ok(Npx::new(shape).reverse(a.boolean("reverse")?))
     }
@@ -485,7 +485,7 @@ impl Like {
         I::Item: AttrPair,
     {
         let keys = &["lhs_begin", "lhs_end", "rhs_begin", "rhs_end"];
-        let a = Attrs::read(Dialect::Like, keys, attrs)?;
+        let a = Attrs::read(Origin::Like, keys, attrs)?;
         Ok(Like::new(rhs)
             .lhs(a.opt_int("lhs_begin")?, a.opt_int("lhs_end")?)
             .rhs(a.opt_int("rhs_begin")?, a.opt_int("rhs_end")?))

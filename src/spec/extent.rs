@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::dims::{checked_size, LIMIT};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 use crate::sym::{self, Condition, Exact, SymDim};
 
@@ -74,7 +74,7 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     fn same_size(dims: &[Self], lhs: &[Self], conds: &mut Self::Conds) -> Result<(), Fail>;
 
     /// The [`ReshapeError`] of a failure of a spec of `dialect`, written as `spec`, on `input`.
-    fn attach(f: Fail, dialect: Dialect, input: &[Self], spec: impl fmt::Display) -> ReshapeError;
+    fn attach(f: Fail, dialect: Origin, input: &[Self], spec: impl fmt::Display) -> ReshapeError;
 
     /// Paddle's rule for a zero-size input with both a `-1` (at `slot`) and a `0` in the spec.
     fn paddle_zero_size(
@@ -89,7 +89,7 @@ impl Extent for usize {
     type Conds = ();
 
     #[cold]
-    fn attach(f: Fail, dialect: Dialect, input: &[usize], spec: impl fmt::Display) -> ReshapeError {
+    fn attach(f: Fail, dialect: Origin, input: &[usize], spec: impl fmt::Display) -> ReshapeError {
         f.attach(dialect, input, spec)
     }
 
@@ -285,12 +285,7 @@ impl Extent for SymDim {
     type Conds = Small<Condition>;
 
     #[cold]
-    fn attach(
-        f: Fail,
-        dialect: Dialect,
-        input: &[SymDim],
-        spec: impl fmt::Display,
-    ) -> ReshapeError {
+    fn attach(f: Fail, dialect: Origin, input: &[SymDim], spec: impl fmt::Display) -> ReshapeError {
         f.attach_sym(dialect, input, spec)
     }
 

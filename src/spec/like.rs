@@ -6,7 +6,7 @@ use ndarray::{ArrayBase, Dimension, RawData};
 
 use super::values::{assume, lit};
 use super::{fmt_range, Extent, IntoSpecList, SpecList};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// An MXNet `reshape_like` spec: take (part of) the shape of another array.
@@ -181,14 +181,14 @@ impl<A, D: Dimension> IntoLike for &ndarray::ArrayRef<A, D> {
     }
 }
 
-super::dialect_spec!(Like, Dialect::Like);
+super::dialect_spec!(Like, Origin::Like);
 
 impl Like {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
     #[inline]
     fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
         self.infer(input, dims)
-            .map_err(|f| E::attach(f, Dialect::Like, input, self))
+            .map_err(|f| E::attach(f, Origin::Like, input, self))
     }
 }
 

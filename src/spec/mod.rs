@@ -55,7 +55,7 @@ macro_rules! dialect_spec {
                 self.run(input, dims)
             }
 
-            fn describe(&self) -> (crate::error::Dialect, String) {
+            fn describe(&self) -> (crate::error::Origin, String) {
                 ($dialect, self.to_string())
             }
         }
@@ -75,7 +75,7 @@ pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 /// module is private, so no type outside the crate implements [`ShapeSpec`] or [`SpecInt`], and
 /// these methods can change without breaking anyone.
 pub(crate) mod sealed {
-    use crate::error::{Dialect, ReshapeError};
+    use crate::error::{Origin, ReshapeError};
     use crate::small::Small;
     use crate::sym::{Condition, SymDim};
 
@@ -94,7 +94,7 @@ pub(crate) mod sealed {
         ) -> Result<Small<Condition>, ReshapeError>;
 
         /// The dialect and the spec as written, for error messages.
-        fn describe(&self) -> (Dialect, String);
+        fn describe(&self) -> (Origin, String);
     }
 
     /// The conversion behind [`SpecInt`](super::SpecInt).
@@ -412,7 +412,7 @@ impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
     ) -> Result<Small<Condition>, ReshapeError> {
         (**self).infer_sym(input, dims)
     }
-    fn describe(&self) -> (crate::Dialect, String) {
+    fn describe(&self) -> (crate::Origin, String) {
         (**self).describe()
     }
 }

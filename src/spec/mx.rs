@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, SpecList, Track};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// An MXNet `Reshape` spec (`shape`, `reverse`), as in MXNet 1.9.1 with zero-size dims real
@@ -111,7 +111,7 @@ impl fmt::Display for Mx {
 
 super::into_spec!(Mx);
 
-super::dialect_spec!(Mx, Dialect::Mx);
+super::dialect_spec!(Mx, Origin::Mx);
 
 impl Mx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -120,7 +120,7 @@ impl Mx {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| E::attach(f, Dialect::Mx, input, self))
+            .map_err(|f| E::attach(f, Origin::Mx, input, self))
     }
 }
 
@@ -332,7 +332,7 @@ impl fmt::Display for MxTarget {
     }
 }
 
-super::dialect_spec!(MxTarget, Dialect::MxLegacy);
+super::dialect_spec!(MxTarget, Origin::MxLegacy);
 
 impl MxTarget {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -341,7 +341,7 @@ impl MxTarget {
         self.target
             .values()
             .and_then(|t| infer_target(input, t, self.keep_highest, dims))
-            .map_err(|f| E::attach(f, Dialect::MxLegacy, input, self))
+            .map_err(|f| E::attach(f, Origin::MxLegacy, input, self))
     }
 }
 
@@ -460,9 +460,9 @@ mod tests {
             .reverse(true)
             .infer_shape(&[2, 3, 4])
             .unwrap_err();
-        assert_eq!(e.context().position, Some(0));
+        assert_eq!(e.context().position(), Some(0));
         let e = Mx::new([-1, 2, -1]).infer_shape(&[2, 3, 4]).unwrap_err();
-        assert_eq!(e.context().position, Some(2));
+        assert_eq!(e.context().position(), Some(2));
     }
 
     #[test]

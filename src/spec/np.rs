@@ -5,7 +5,7 @@ use std::fmt;
 use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::dims::Order;
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// A NumPy `reshape(newshape, order)` spec.
@@ -83,7 +83,7 @@ impl fmt::Display for Np {
     }
 }
 
-super::dialect_spec!(Np, Dialect::Np, {
+super::dialect_spec!(Np, Origin::Np, {
     fn order(&self) -> Order {
         self.order
     }
@@ -96,7 +96,7 @@ impl Np {
         self.spec
             .entries()
             .and_then(|(spec, syms)| infer(input, spec, syms, dims))
-            .map_err(|f| E::attach(f, Dialect::Np, input, self))
+            .map_err(|f| E::attach(f, Origin::Np, input, self))
     }
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::{input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, SpecList, Track};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// An MXNet 2.x `npx.reshape(a, newshape, reverse)` spec.
@@ -98,7 +98,7 @@ impl fmt::Display for Npx {
 
 super::into_spec!(Npx);
 
-super::dialect_spec!(Npx, Dialect::Npx);
+super::dialect_spec!(Npx, Origin::Npx);
 
 impl Npx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -107,7 +107,7 @@ impl Npx {
         self.spec
             .values()
             .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| E::attach(f, Dialect::Npx, input, self))
+            .map_err(|f| E::attach(f, Origin::Npx, input, self))
     }
 }
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.
@@ -109,7 +109,7 @@ impl fmt::Display for Onnx {
 
 super::into_spec!(Onnx);
 
-super::dialect_spec!(Onnx, Dialect::Onnx);
+super::dialect_spec!(Onnx, Origin::Onnx);
 
 impl Onnx {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -118,7 +118,7 @@ impl Onnx {
         self.shape
             .entries()
             .and_then(|(spec, syms)| infer(input, spec, syms, self.allowzero, dims))
-            .map_err(|f| E::attach(f, Dialect::Onnx, input, self))
+            .map_err(|f| E::attach(f, Origin::Onnx, input, self))
     }
 }
 

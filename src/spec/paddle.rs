@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::values::{assume, lit, Syms};
 use super::{Extent, IntoSpecList, Out, SpecList};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 
 /// A Paddle `reshape` spec, as in Paddle 3.3.
@@ -97,7 +97,7 @@ impl fmt::Display for Paddle {
 
 super::into_spec!(Paddle);
 
-super::dialect_spec!(Paddle, Dialect::Paddle);
+super::dialect_spec!(Paddle, Origin::Paddle);
 
 impl Paddle {
     /// The inference on concrete or symbolic dims, with the error's evidence attached.
@@ -106,7 +106,7 @@ impl Paddle {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
         list.entries()
             .and_then(|(spec, syms)| infer(input, spec, syms, dims))
-            .map_err(|f| E::attach(f, Dialect::Paddle, input, self))
+            .map_err(|f| E::attach(f, Origin::Paddle, input, self))
     }
 }
 

@@ -9,7 +9,7 @@ use ndarray::Dimension;
 
 use super::{reject, sealed, ShapeSpec};
 use crate::dims::Order;
-use crate::error::{Dialect, ReshapeError, Rule};
+use crate::error::{Origin, ReshapeError, Rule};
 use crate::small::Small;
 use crate::sym::{Condition, SymDim};
 
@@ -106,7 +106,7 @@ impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
         }
     }
 
-    fn describe(&self) -> (Dialect, String) {
+    fn describe(&self) -> (Origin, String) {
         self.spec.describe()
     }
 }

@@ -5,7 +5,7 @@
 use super::eval::bounds;
 use super::expr::{gcd, Atom, Mono, Poly, Rat};
 use super::SymDim;
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// `a / b` exactly: by a constant or a single term, a product with the inverse; by a sum, the
 /// multiple when `a` is one, else a product with the sum's inverse.
@@ -46,7 +46,7 @@ pub(super) fn quotient(a: &Poly, b: &Poly) -> SymDim {
 /// The failure of a symbolic operation, written as `name(a, b)`.
 #[cold]
 fn fail(rule: Rule, name: &str, a: SymDim, b: SymDim, detail: String) -> ReshapeError {
-    Fail::new(rule, Some(1), detail).attach_no_input(Dialect::ShapeOp, format!("{name}({a}, {b})"))
+    Fail::new(rule, Some(1), detail).attach_no_input(Origin::ShapeOp, format!("{name}({a}, {b})"))
 }
 
 /// Both operands valid and the divisor non-zero, or the error.

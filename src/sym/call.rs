@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::attr::OpAttr;
 use super::{ShapeValue, SymDim};
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// An operator called by name.
 pub(super) struct Call<'a> {
@@ -48,7 +48,7 @@ impl Call<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn fail(&self, rule: Rule, position: Option<usize>, detail: String) -> ReshapeError {
-        Fail::new(rule, position, detail).attach_no_input(Dialect::ShapeOp, self)
+        Fail::new(rule, position, detail).attach_no_input(Origin::ShapeOp, self)
     }
 
     #[cold]

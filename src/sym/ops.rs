@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::value::{joined, sizes};
 use super::ShapeValue;
-use crate::error::{Dialect, Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// The operation in a shape-op error: its name and its operands as written.
 pub(super) struct Op<'a> {
@@ -20,7 +20,7 @@ impl Op<'_> {
     pub(super) fn fail(&self, rule: Rule, operand: Option<usize>, detail: String) -> ReshapeError {
         let args: Vec<String> = self.operands.iter().map(|o| o.to_string()).collect();
         let written = format!("{}({})", self.name, args.join(", "));
-        Fail::new(rule, operand, detail).attach_no_input(Dialect::ShapeOp, written)
+        Fail::new(rule, operand, detail).attach_no_input(Origin::ShapeOp, written)
     }
 }
 

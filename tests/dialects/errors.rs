@@ -4,12 +4,12 @@
 use ndarray::{array, s, Array};
 use ndarray_reshape::args::ShapeItem;
 use ndarray_reshape::{
-    Dialect, Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
+    Like, Mx, Np, Npx, Onnx, Order, Origin, Paddle, ReshapeError, ReshapeExt, ShapeSpec,
 };
 
 fn pin(err: ReshapeError, category: &str, position: Option<usize>, message: &str) {
     assert_eq!(err.category(), category, "{err}");
-    assert_eq!(err.context().position, position, "{err}");
+    assert_eq!(err.context().position(), position, "{err}");
     assert_eq!(err.to_string(), message);
     // Lowercase, no trailing period, starts with the rule.
     assert!(message.starts_with(category));
@@ -89,7 +89,7 @@ fn keep_highest_empty() {
         .infer_shape(&[2, 3, 4])
         .unwrap_err();
     assert!(matches!(e, ReshapeError::KeepHighestEmpty(_)));
-    assert_eq!(e.context().dialect, Dialect::MxLegacy);
+    assert_eq!(e.context().origin(), Origin::MxLegacy);
     pin(e, "keep_highest_empty", None,
         "keep_highest_empty: keep_highest needs a non-empty target_shape and an input of rank at least 1; input shape [2, 3, 4], mxnet target_shape spec [] keep_highest");
 }
@@ -229,7 +229,7 @@ fn bad_shape_tensor() {
 fn drop_not_one() {
     let e = Npx::new([-3, 6]).infer_shape(&[2, 3]).unwrap_err();
     assert!(matches!(e, ReshapeError::DropNotOne(_)));
-    assert_eq!(e.context().dialect, Dialect::Npx);
+    assert_eq!(e.context().origin(), Origin::Npx);
     pin(e, "drop_not_one", Some(0),
         "drop_not_one: -3 drops the input dim 2 at read position 0, which is not 1; input shape [2, 3], mxnet npx spec [-3, 6], position 0");
 }
@@ -241,7 +241,7 @@ fn allowzero_with_infer() {
         .infer_shape(&[2, 0])
         .unwrap_err();
     assert!(matches!(e, ReshapeError::AllowzeroWithInfer(_)));
-    assert_eq!(e.context().dialect, Dialect::Onnx);
+    assert_eq!(e.context().origin(), Origin::Onnx);
     pin(e, "allowzero_with_infer", Some(0),
         "allowzero_with_infer: with allowzero, a shape may not hold both a 0 and a -1; input shape [2, 0], onnx spec [0, -1] allowzero, position 0");
 }
@@ -301,20 +301,20 @@ fn inference_failures_name_the_written_position() {
     // not divide 30.
     let e = Mx::new([-4, 2, 3, 4, -1]).infer_shape(&[6, 5]).unwrap_err();
     assert_eq!(e.category(), "infer_not_divisible");
-    assert_eq!(e.context().position, Some(4), "{e}");
+    assert_eq!(e.context().position(), Some(4), "{e}");
     // Reversed, the entries are read from the right: the -1 is output dim 0 but spec entry 2.
     let e = Mx::new([4, 0, -1])
         .reverse(true)
         .infer_shape(&[7, 6, 5])
         .unwrap_err();
     assert_eq!(e.category(), "infer_not_divisible");
-    assert_eq!(e.context().position, Some(2), "{e}");
+    assert_eq!(e.context().position(), Some(2), "{e}");
     // MXNet 2.x: -6 splits, -1 after it.
     let e = Npx::new([-6, 2, 3, 4, -1])
         .infer_shape(&[6, 5])
         .unwrap_err();
     assert_eq!(e.category(), "infer_not_divisible");
-    assert_eq!(e.context().position, Some(4), "{e}");
+    assert_eq!(e.context().position(), Some(4), "{e}");
 }
 
 #[test]

@@ -26,12 +26,12 @@ fn huge(col: &Array<f32, Ix2>) -> ArrayView2<'_, f32> {
 fn assert_alloc_failed<T: std::fmt::Debug>(r: Result<T, ReshapeError>, what: &str) {
     match r {
         Err(ReshapeError::AllocationFailed(ctx)) => {
-            assert_eq!(ctx.input, vec![SIDE, SIDE], "{what}");
+            assert_eq!(ctx.input(), vec![SIDE, SIDE], "{what}");
             assert!(
-                ctx.detail
+                ctx.detail()
                     .contains("1099511627776 elements of 4 bytes, 4398046511104 bytes"),
                 "{what}: {}",
-                ctx.detail
+                ctx.detail()
             );
         }
         other => panic!("{what}: expected allocation_failed, got {other:?}"),
