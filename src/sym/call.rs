@@ -289,48 +289,30 @@ impl Call<'_> {
     }
 
     /// ONNX `Reshape` (`zero_copies`: `allowzero = 0`; Paddle `reshape`) of input 0 to
-    /// `target`, where the result has rank 0 or 1.
+    /// `target`, where the result has rank 0 or 1: a target of two or more dims gives a rank
+    /// past a shape value's, and one of no dim or one dim is checked against the entries.
     pub(super) fn reshape(&self, target: &[i64], zero_copies: bool) -> R<ShapeValue> {
         let x = self.input(0);
-        let input: Vec<usize> = match x.rank() {
-            0 => Vec::new(),
-            _ => vec![x.len()],
-        };
-        let size = x.len() as u128;
-        let mut dims: Vec<u128> = Vec::with_capacity(target.len());
-        let mut infer = None;
-        for (i, &t) in target.iter().enumerate() {
-            dims.push(match t {
-                -1 if infer.is_none() => {
-                    infer = Some(i);
-                    1
-                }
-                0 if zero_copies => match input.get(i) {
-                    Some(&d) => d as u128,
-                    None => return Err(self.bad_target(target, "a 0 past the input's rank")),
-                },
-                t if t >= 0 => t as u128,
-                _ => return Err(self.bad_target(target, "a value below -1 or a second -1")),
-            });
-        }
-        let known = dims.iter().try_fold(1u128, |p, &d| p.checked_mul(d));
-        match (infer, known) {
-            (Some(i), Some(k)) if k != 0 && size % k == 0 => dims[i] = size / k,
-            (None, Some(k)) if k == size => {}
-            _ => {
-                return Err(self.bad_target(
-                    target,
-                    &format!("it does not hold the value's {size} entries"),
-                ))
+        let n = x.len() as i64;
+        match *target {
+            [] if n == 1 => x.squeeze_all(),
+            [] => Err(self.bad_target(target, &format!("it holds 1 entry, the value {n}"))),
+            [-1] => Ok(x.as_vector()),
+            // 0 copies the input's dim 0, which a 0-D value does not have.
+            [0] if zero_copies && x.rank() == 0 => {
+                Err(self.bad_target(target, "a 0 past the input's rank"))
             }
-        }
-        match dims.len() {
-            0 => x.squeeze_all(),
-            1 => Ok(x.as_vector()),
-            n => Err(self.fail(
+            [0] if zero_copies => Ok(x.as_vector()),
+            [t] if t == n => Ok(x.as_vector()),
+            [t] if t < -1 => Err(self.bad_target(target, &format!("the value {t}"))),
+            [t] => Err(self.bad_target(target, &format!("{t} entries, the value {n}"))),
+            _ => Err(self.fail(
                 Rule::ValueRank,
                 Some(1),
-                format!("the target has rank {n}; shape values have rank 0 or 1"),
+                format!(
+                    "the target has rank {}; shape values have rank 0 or 1",
+                    target.len()
+                ),
             )),
         }
     }

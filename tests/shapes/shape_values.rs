@@ -1081,3 +1081,77 @@ fn table_errors_say_what_the_signature_is() {
         "bad_attribute: the dtype 1.5 is not a type; shape op pd_op.cast(B; dtype = 1.5)"
     );
 }
+
+#[test]
+fn values_reshape_fill_and_reduce_at_their_edges() -> Result<(), ReshapeError> {
+    let four = ShapeValue::scalar(4);
+    let r = |x: &ShapeValue, to: &[i64], az: i64| {
+        ShapeValue::onnx_op("Reshape", &[x.clone(), v(to)], &[("allowzero", a(az))], 14)
+    };
+    // Rank 0 and 1 targets, checked against the entries.
+    assert_eq!(r(&four, &[], 0)?, four);
+    assert_eq!(r(&v(&[4]), &[], 0)?, four);
+    assert_eq!(r(&four, &[1], 0)?, v(&[4]));
+    assert_eq!(r(&v(&[1, 2, 3]), &[-1], 0)?, v(&[1, 2, 3]));
+    assert_eq!(r(&v(&[1, 2, 3]), &[3], 1)?, v(&[1, 2, 3]));
+    assert_eq!(r(&v(&[]), &[0], 1)?, v(&[]));
+    assert_eq!(cat(r(&four, &[0], 0)), "bad_value"); // no dim 0 to copy
+    assert_eq!(cat(r(&v(&[1, 2]), &[], 0)), "bad_value");
+    assert_eq!(cat(r(&v(&[1, 2]), &[-2], 0)), "bad_value");
+    assert_eq!(cat(r(&v(&[1, 2]), &[-1, -1], 0)), "value_rank");
+    assert_eq!(cat(r(&v(&[1, 2]), &[1, 2], 0)), "value_rank");
+    // ConstantOfShape: a negative length is a bad value, not an allocation.
+    let fill =
+        |shape: &[i64]| ShapeValue::onnx_op("ConstantOfShape", &[v(shape)], &[("value", a(1))], 13);
+    assert_eq!(cat(fill(&[-1])), "bad_value");
+    assert_eq!(fill(&[0])?, v(&[]));
+    // An explicitly empty axes attribute reduces every axis, as no attribute does.
+    let x3 = v(&[2, 3, 4]);
+    let empty: Vec<i64> = Vec::new();
+    let all = ShapeValue::onnx_op(
+        "ReduceProd",
+        from_ref(&x3),
+        &[("axes", a(empty)), ("keepdims", a(0))],
+        13,
+    )?;
+    assert_eq!(all, ShapeValue::scalar(24));
+    let noop = [("noop_with_empty_axes", a(1)), ("keepdims", a(0))];
+    assert_eq!(
+        ShapeValue::onnx_op("ReduceMax", from_ref(&x3), &noop, 18)?,
+        x3
+    );
+    assert_eq!(
+        ShapeValue::onnx_op("ReduceMin", &[x3.clone(), v(&[-1])], &noop, 18)?,
+        ShapeValue::scalar(2)
+    );
+    Ok(())
+}
+
+#[test]
+fn expressions_read_as_python_reads_them() -> Result<(), ReshapeError> {
+    let (h, w, t) = (s("H"), s("W"), s("T"));
+    let two = k(2);
+    let cases = [
+        (h.floor_div(&two)?, "H // 2"),
+        (k(3) * h.floor_div(&two)?, "3*(H // 2)"),
+        (h.floor_div(&two)? * w.floor_div(&two)?, "(H // 2)*(W // 2)"),
+        ((h + k(1)).floor_div(&two)?, "(H + 1) // 2"),
+        ((h * w).floor_div(&two)?, "(H*W) // 2"),
+        (h.floor_div(&w)?, "H // W"),
+        (h.floor_div(&(k(2) * w))?, "H // (2*W)"),
+        (h.floor_mod(&k(7))?.floor_div(&two)?, "(H % 7) // 2"),
+        (t - h.floor_div(&two)?, "-(H // 2) + T"),
+        (t + h.floor_div(&two)?, "H // 2 + T"),
+        (-(h.floor_div(&two)?), "-(H // 2)"),
+        (-(h.floor_mod(&k(7))?), "-(H % 7)"),
+        (-(k(3) * h.floor_div(&two)?), "-3*(H // 2)"),
+        (h.floor_div(&two)? * h.floor_div(&two)?, "(H // 2)*(H // 2)"),
+        (h.min(&w), "min(H, W)"),
+        (SymDim::int(-3).floor_div(&h)?, "(-3) // H"),
+        (h.floor_div(&SymDim::int(-1))?, "-H"),
+    ];
+    for (d, want) in cases {
+        assert_eq!(d.to_string(), want);
+    }
+    Ok(())
+}
