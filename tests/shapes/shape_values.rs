@@ -1153,5 +1153,19 @@ fn expressions_read_as_python_reads_them() -> Result<(), ReshapeError> {
     for (d, want) in cases {
         assert_eq!(d.to_string(), want);
     }
+    // A name that is not a plain identifier is quoted, so that none reads as an expression.
+    for (name, shown) in [
+        ("B", "B"),
+        ("_b2", "_b2"),
+        ("x.size", "x.size"),
+        ("1x", "\"1x\""),
+        ("x-y", "\"x-y\""),
+        ("a b", "\"a b\""),
+        (".x", "\".x\""),
+        ("", "\"\""),
+        ("x:0", "\"x:0\""),
+    ] {
+        assert_eq!(s(name).to_string(), shown, "{name:?}");
+    }
     Ok(())
 }
