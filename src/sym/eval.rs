@@ -645,6 +645,53 @@ mod tests {
     }
 
     #[test]
+    fn bounds_of_floors_remainders_extremes_and_selections() {
+        let b = |d: SymDim| {
+            let Bounds { lo, hi } = bounds(d);
+            (lo, hi)
+        };
+        let (one, max) = (Some(Rat::ONE), Some(Rat::int(MAX)));
+        let big = s("A") * s("B") * s("C");
+        // An unbounded end wins a minimum's low end and a maximum's high end, and loses the
+        // other.
+        assert_eq!(b(s("B").min(&s("C"))), (one, max));
+        assert_eq!(b(s("B").min(&-big)), (None, Some(Rat::int(-1))));
+        assert_eq!(b(s("B").min(&big)), (one, max));
+        assert_eq!(b(s("B").max(&big)), (one, None));
+        assert_eq!(b(s("B").max(&-big)), (one, max));
+        let c = s("T").less(&k(3));
+        assert_eq!(b(c), (Some(Rat::ZERO), Some(Rat::ONE)));
+        assert_eq!(b(c.select(&s("B"), &-big)), (None, max));
+        assert_eq!(b(c.select(&s("B"), &big)), (one, None));
+        // Floors and remainders.
+        let fd = |x: SymDim, y: SymDim| x.floor_div(&y).unwrap();
+        let fm = |x: SymDim, y: SymDim| x.floor_mod(&y).unwrap();
+        assert_eq!(
+            b(fd(s("B"), k(2))),
+            (Some(Rat::ZERO), Some(Rat::int(MAX / 2)))
+        );
+        assert_eq!(b(fd(s("B"), s("T"))), (Some(Rat::ZERO), max));
+        assert_eq!(b(fd(s("B") - k(5), s("T"))), (None, None));
+        assert_eq!(
+            b(fm(s("H"), s("T"))),
+            (Some(Rat::ZERO), Some(Rat::int(MAX - 1)))
+        );
+        assert_eq!(
+            b(fm(s("B") - k(5), k(7))),
+            (Some(Rat::ZERO), Some(Rat::int(6)))
+        );
+        assert_eq!(b(fm(s("H"), k(-7))), (Some(Rat::int(-6)), Some(Rat::ZERO)));
+        assert_eq!(
+            b(fm(s("H"), -s("T"))),
+            (Some(Rat::int(1 - MAX)), Some(Rat::ZERO))
+        );
+        assert_eq!(b(fm(s("H"), s("T") - k(3))), (None, None));
+        // A power below zero: the reciprocal's range, multiplied.
+        let inv2 = k(1) / (s("B") * s("B"));
+        assert_eq!(b(inv2), (Some(r(1, MAX * MAX)), Some(Rat::ONE)));
+    }
+
+    #[test]
     fn known_sizes_bound_their_factors() {
         // 12*B*T is a tensor's size: B*T is at most isize::MAX / 12.
         let size = k(12) * s("B") * s("T");
