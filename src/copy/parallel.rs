@@ -98,7 +98,7 @@ const STANDBY: Duration = Duration::from_micros(if cfg!(miri) { 20 } else { 200 
 
 /// The wait of a helper starting to wait now.
 fn standby_now() -> Duration {
-    super::helper_standby().unwrap_or(STANDBY)
+    super::standby::helper_standby().unwrap_or(STANDBY)
 }
 
 /// Where one calling thread posts its copies for the helpers ready for them.

@@ -233,11 +233,9 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 /// A tuple attribute as MXNet's `Tuple` stream reader and dmlc's parameter parser read it:
 /// `None` (no tuple), a bare integer (a one-element tuple; MXNet writes `shape=-1`), or `(` or
 /// `[` and integers separated by commas, each optionally followed by Python 2's `L`, with an
-/// optional trailing comma and either closing bracket; whitespace before and after the
-/// brackets and around each integer, but none after an `L` (`(3L , 4)` and `(3, 4L )` are
-/// rejected, as MXNet's reader rejects them: it reads the separator right after the `L`);
-/// nothing but whitespace after the end. An error carries the position of the entry it is
-/// about.
+/// optional trailing comma and either closing bracket; whitespace around brackets and integers
+/// but not after an `L` (MXNet rejects `(3L , 4)` too); nothing but whitespace after the end.
+/// An error carries the position of the entry it is about.
 fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
     let b = v.as_bytes();
     let skip = |i: usize| skip_spaces(b, i);
@@ -332,8 +330,7 @@ impl Mx {
     /// list of pairs, by value or by reference: [`AttrPair`]): `shape`
     /// (a tuple) and `reverse` (`True`/`False`/`1`/`0`), both optional. Tuples are read as
     /// MXNet's parser reads them: `(0, -1, 21)`, `(2,)`, `[2, 3]`, Python 2's `(0L, -1L)`,
-    /// `None`, or a bare integer (`-1`) for one value, with spaces around the brackets and the
-    /// integers but none right after an `L` (MXNet rejects `(3L , 4)` too); MXNet's hidden
+    /// `None`, or a bare integer (`-1`), with spaces anywhere but after an `L`; MXNet's hidden
     /// `__...__` attributes are skipped. A node that sets only the deprecated `target_shape`
     /// (MXNet before 1.0 wrote these) is an [`MxTarget`] ([`MxTarget::from_attrs`]); the error
     /// says so.
@@ -559,7 +556,6 @@ mod tests {
             "7L",
             "(2LL)",
             "(2L ,3)",
-            "(3L , 4)",
             "(3, 4L )",
             "(2l)",
             "(L)",
