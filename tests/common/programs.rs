@@ -48,11 +48,14 @@ pub enum Bin {
     Less,
     Greater,
     LessEqual,
+    GreaterEqual,
+    NotEqual,
     And,
     Or,
+    Xor,
 }
 
-const BINS: [Bin; 15] = [
+const BINS: [Bin; 18] = [
     Bin::Add,
     Bin::Sub,
     Bin::Mul,
@@ -66,8 +69,11 @@ const BINS: [Bin; 15] = [
     Bin::Less,
     Bin::Greater,
     Bin::LessEqual,
+    Bin::GreaterEqual,
+    Bin::NotEqual,
     Bin::And,
     Bin::Or,
+    Bin::Xor,
 ];
 
 /// The operations on one value: a cast to `CASTS[i]`, Paddle's `scale` by integers.
@@ -145,7 +151,7 @@ pub fn generate(pick: &mut dyn FnMut(u64) -> u64) -> Program {
             7 => Step::Stack((0..p(4)).map(|_| p(k) as usize).collect()),
             8 => Step::Unsqueeze(a, p(3) as i64 - 1),
             9 => Step::Squeeze(a, p(3) as i64 - 1),
-            10..=17 => Step::Bin(BINS[p(15) as usize], a, b, p(3) as u8),
+            10..=17 => Step::Bin(BINS[p(BINS.len() as u64) as usize], a, b, p(3) as u8),
             18 | 19 => Step::Un(
                 match p(6) {
                     0 => Un::Neg,
@@ -415,8 +421,11 @@ fn bin(op: Bin, p: i64, q: i64) -> Result<i64, &'static str> {
         Bin::Less => b(p < q),
         Bin::Greater => b(p > q),
         Bin::LessEqual => b(p <= q),
+        Bin::GreaterEqual => b(p >= q),
+        Bin::NotEqual => b(p != q),
         Bin::And => b(p != 0 && q != 0),
         Bin::Or => b(p != 0 || q != 0),
+        Bin::Xor => b((p != 0) != (q != 0)),
     }
 }
 
@@ -464,8 +473,11 @@ fn names(op: Bin) -> (Option<(&'static str, Option<i64>)>, Option<&'static str>)
         Bin::Less => (Some(("Less", None)), Some("pd_op.less_than")),
         Bin::Greater => (Some(("Greater", None)), Some("pd_op.greater_than")),
         Bin::LessEqual => (Some(("LessOrEqual", None)), Some("pd_op.less_equal")),
+        Bin::GreaterEqual => (Some(("GreaterOrEqual", None)), Some("pd_op.greater_equal")),
+        Bin::NotEqual => (None, Some("pd_op.not_equal")),
         Bin::And => (Some(("And", None)), Some("pd_op.logical_and")),
         Bin::Or => (Some(("Or", None)), Some("pd_op.logical_or")),
+        Bin::Xor => (Some(("Xor", None)), Some("pd_op.logical_xor")),
     }
 }
 
@@ -484,8 +496,11 @@ fn method(op: Bin) -> fn(&ShapeValue, &ShapeValue) -> Result<ShapeValue, Reshape
         Bin::Less => ShapeValue::less,
         Bin::Greater => ShapeValue::greater,
         Bin::LessEqual => ShapeValue::less_equal,
+        Bin::GreaterEqual => ShapeValue::greater_equal,
+        Bin::NotEqual => ShapeValue::not_equal,
         Bin::And => ShapeValue::logical_and,
         Bin::Or => ShapeValue::logical_or,
+        Bin::Xor => ShapeValue::logical_xor,
     }
 }
 
