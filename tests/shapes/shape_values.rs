@@ -1169,3 +1169,113 @@ fn expressions_read_as_python_reads_them() -> Result<(), ReshapeError> {
     }
     Ok(())
 }
+
+#[test]
+fn type_codes_of_both_frameworks() -> Result<(), ReshapeError> {
+    // ONNX TensorProto.DataType: the integer types cast (300 shows each one's wrap), the
+    // others are floats (not computed) or no integer type.
+    let x = ShapeValue::scalar(300);
+    let onnx_cast = |code: i64| ShapeValue::onnx_op("Cast", from_ref(&x), &[("to", a(code))], 13);
+    for (code, want) in [
+        (2, 44),
+        (3, 44),
+        (4, 300),
+        (5, 300),
+        (6, 300),
+        (7, 300),
+        (9, 1),
+        (12, 300),
+        (13, 300),
+        (21, 12),
+        (22, -4),
+    ] {
+        assert_eq!(
+            onnx_cast(code)?,
+            ShapeValue::scalar(want),
+            "ONNX type {code}"
+        );
+    }
+    for code in [1, 10, 11, 16, 17, 18, 19, 20, 23] {
+        assert_eq!(cat(onnx_cast(code)), "unknown_op", "ONNX type {code}");
+    }
+    for code in [0, 8, 14, 15, 24, -1] {
+        assert_eq!(cat(onnx_cast(code)), "bad_attribute", "ONNX type {code}");
+    }
+    // Paddle's VarType codes of older programs.
+    let paddle_cast =
+        |code: i64| ShapeValue::paddle_op("cast", from_ref(&x), &[("out_dtype", a(code))]);
+    for (code, want) in [(0, 1), (1, 300), (2, 300), (3, 300), (20, 44), (21, 44)] {
+        assert_eq!(
+            paddle_cast(code)?,
+            ShapeValue::scalar(want),
+            "Paddle type {code}"
+        );
+    }
+    for code in [4, 5, 6, 22] {
+        assert_eq!(cat(paddle_cast(code)), "unknown_op", "Paddle type {code}");
+    }
+    assert_eq!(cat(paddle_cast(7)), "bad_attribute");
+    Ok(())
+}
+
+#[test]
+fn values_compare_by_entries_rank_and_conditions() -> Result<(), ReshapeError> {
+    assert_ne!(v(&[1, 2]), v(&[1, 3]));
+    assert_ne!(v(&[4]), ShapeValue::scalar(4));
+    let b = ShapeValue::from(s("B"));
+    let bounded = b
+        .mul(&ShapeValue::scalar(1 << 62))?
+        .div(&ShapeValue::scalar(1 << 62))?;
+    assert_eq!(bounded.entries(), b.entries());
+    assert_ne!(bounded, b); // the same entries, under a condition
+                            // Paddle's where, and its strided slice by a step of 3.
+    let c = ShapeValue::paddle_op("pd_op.less_than", &[b.clone(), ShapeValue::scalar(3)], &[])?;
+    let w = ShapeValue::paddle_op("pd_op.where", &[c, ShapeValue::scalar(7), b.clone()], &[])?;
+    assert_eq!(w.eval(&[("B", 2)]), Some(vec![7]));
+    assert_eq!(w.eval(&[("B", 5)]), Some(vec![5]));
+    let st = [("axes", a(vec![0i64]))];
+    let x = v(&[1, 2, 3, 4, 5, 6, 7]);
+    let sl = ShapeValue::paddle_op(
+        "pd_op.strided_slice",
+        &[x.clone(), v(&[0]), v(&[7]), v(&[3])],
+        &st,
+    )?;
+    assert_eq!(sl, v(&[1, 4, 7]));
+    let bad = ShapeValue::paddle_op(
+        "pd_op.strided_slice",
+        &[x.clone(), v(&[0]), v(&[7]), v(&[3, 1])],
+        &st,
+    );
+    assert_eq!(cat(bad), "length_mismatch");
+    let bad = ShapeValue::paddle_op("pd_op.slice", &[x.clone(), v(&[0, 1]), v(&[7])], &st);
+    assert_eq!(cat(bad), "length_mismatch");
+    assert_eq!(
+        cat(ShapeValue::paddle_op(
+            "pd_op.shape64",
+            &[ShapeValue::scalar(3)],
+            &[]
+        )),
+        "value_rank"
+    );
+    assert_eq!(
+        ShapeValue::paddle_op("pd_op.assign", &[ShapeValue::scalar(3)], &[])?,
+        ShapeValue::scalar(3)
+    );
+    // ONNX Slice: axes and steps must match the starts; a float ConstantOfShape is refused.
+    let bad = ShapeValue::onnx_op(
+        "Slice",
+        &[x.clone(), v(&[0]), v(&[7]), v(&[0]), v(&[1, 1])],
+        &[],
+        13,
+    );
+    assert_eq!(cat(bad), "length_mismatch");
+    let bad = ShapeValue::onnx_op("ConstantOfShape", &[v(&[2])], &[("value", a(1.0))], 13);
+    assert_eq!(cat(bad), "unknown_op");
+    let bad = ShapeValue::onnx_op("Constant", &[], &[("value", a(vec![1.0, 2.0]))], 13);
+    assert_eq!(cat(bad), "unknown_op");
+    assert_eq!(
+        cat(ShapeValue::onnx_op("Identity", from_ref(&b), &[], 1)),
+        "ok"
+    ); // opset 1 is one
+    Ok(())
+}
