@@ -12,6 +12,12 @@ use std::time::Instant;
 use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ShapeSpec, SymDim};
 use serde_json::Value;
 
+// The symbolization the symbolic consistency test uses (`symbolize`), shared.
+#[allow(dead_code)]
+#[path = "../../../tests/common/oracle.rs"]
+mod oracle;
+use oracle::symbolize;
+
 /// A case's spec, as its symbolic inference (`true` when the result evaluates under the
 /// binding) and its concrete one (`true` when it succeeds).
 struct Spec {
@@ -103,31 +109,6 @@ fn cases() -> Vec<(Spec, Vec<usize>)> {
         out.push((spec(onnx), usizes(&c["in"])));
     }
     out
-}
-
-/// `input` with the dims of `mask` as symbols, shared by value or one per position, and the
-/// binding that gives the numbers back.
-fn symbolize(input: &[usize], mask: u64, shared: bool) -> (Vec<SymDim>, Vec<(String, usize)>) {
-    let mut names: Vec<(String, usize)> = Vec::new();
-    let dims = input
-        .iter()
-        .enumerate()
-        .map(|(i, &d)| {
-            if i >= 64 || mask & (1 << i) == 0 || d == 0 {
-                return SymDim::from(d);
-            }
-            let name = if shared {
-                format!("V{d}")
-            } else {
-                format!("P{i}")
-            };
-            if !names.iter().any(|(n, _)| *n == name) {
-                names.push((name.clone(), d));
-            }
-            SymDim::sym(&name)
-        })
-        .collect();
-    (dims, names)
 }
 
 fn masks(rank: usize) -> Vec<u64> {
