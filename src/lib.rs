@@ -329,34 +329,36 @@
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
 // Modules in alphabetical order; the imports run one way, from the leaves (`error`, `small`,
-// `dims`) through `spec`, `sym`, `layout`, `view` and `copy` to `ext` and `fluid`
+// `dims`) through `sym`, `infer`, `entries`, `dialect`, `layout`, `view` and `copy` to `ext` and `fluid`
 // (`python3 ../shared/tools/modcycles.py .` prints the graph).
 mod copy;
+mod dialect;
 mod dims;
+mod entries;
 mod error;
 mod explain;
 mod ext;
 pub mod fluid;
+mod infer;
 pub mod layout;
 mod small;
-mod spec;
 mod sym;
 mod view;
 
 pub use copy::set_helper_standby;
+pub use dialect::like::Like;
+pub use dialect::lower::OnnxNode;
+pub use dialect::mx::{Mx, MxTarget};
+pub use dialect::np::Np;
+pub use dialect::npx::Npx;
+pub use dialect::onnx::Onnx;
+pub use dialect::paddle::Paddle;
+pub use dialect::{Ranked, ShapeSpec};
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, UnitMoves};
 pub use ext::{IntoDim, ReshapeExt};
-pub use spec::like::Like;
-pub use spec::lower::OnnxNode;
-pub use spec::mx::{Mx, MxTarget};
-pub use spec::np::Np;
-pub use spec::npx::Npx;
-pub use spec::onnx::Onnx;
-pub use spec::paddle::Paddle;
-pub use spec::{Ranked, ShapeSpec};
 pub use sym::{Condition, OpAttr, ShapeValue, SymDim, SymShape};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
@@ -375,10 +377,11 @@ pub use sym::{Condition, OpAttr, ShapeValue, SymDim, SymShape};
 /// assert_eq!(mx_node(vec![2i32, -1], true), Mx::new([2, -1]).reverse(true));
 /// ```
 pub mod args {
+    pub use crate::dialect::attrs::{AttrPair, AttrValue};
+    pub use crate::dialect::like::IntoLike;
+    pub use crate::dialect::IntoSpec;
+    pub use crate::entries::{IntoSpecList, ShapeItem, SpecInt, SpecList};
     pub use crate::ext::IntoReshapeClone;
-    pub use crate::spec::attrs::{AttrPair, AttrValue};
-    pub use crate::spec::like::IntoLike;
-    pub use crate::spec::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
     pub use crate::view::IntoReshapeData;
 }
 

@@ -4,8 +4,8 @@
 
 use ndarray::{ArrayBase, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData, ViewRepr};
 
+use crate::dialect::ShapeSpec;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::spec::ShapeSpec;
 use crate::view::{self, IntoReshapeData};
 
 use super::impls::copy_or_fail;
@@ -102,8 +102,8 @@ pub trait IntoReshapeClone: IntoReshapeData + sealed::CloneStorage {}
 pub(crate) mod sealed {
     use ndarray::{ArrayBase, Data, Dimension, RawData};
 
+    use crate::dialect::ShapeSpec;
     use crate::error::ReshapeError;
-    use crate::spec::ShapeSpec;
 
     /// The consuming view-or-copy reshape of one storage kind, and the storage of its result:
     /// the crate's side of the public [`IntoReshapeClone`](super::IntoReshapeClone).

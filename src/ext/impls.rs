@@ -8,10 +8,10 @@ use ndarray::{
 
 use super::{sealed, CloneStorage, IntoReshapeClone, ReshapeExt};
 use crate::copy;
+use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{typed_dim, Order, Reading};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::reading;
-use crate::spec::{reject, ShapeSpec};
 use crate::view::{self, Borrowed, IntoReshapeData};
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>

@@ -11,8 +11,9 @@ pub use dim::{IntoDim, IntoReshapeClone};
 use ndarray::{Array, ArrayBase, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData};
 
 use crate::args::IntoLike;
+use crate::dialect::{IntoSpec, ShapeSpec};
+use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
-use crate::spec::{IntoSpec, IntoSpecList, ShapeSpec};
 use crate::view::IntoReshapeData;
 use crate::{Mx, Np, Npx, Onnx, Order, Paddle};
 

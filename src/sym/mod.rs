@@ -2,7 +2,7 @@
 //! named symbols) here, its canonical form in `expr`, the floors, remainders, comparisons and
 //! selections in `algebra`, evaluation and bounds in `eval`, the [`Condition`]s an inference may
 //! need and the [`SymShape`] it returns in `shape`. The dialects run their own algorithms on
-//! these (`spec/extent.rs`). [`ShapeValue`] in `value` is what a shape subgraph computes.
+//! these (`infer/extent.rs`). [`ShapeValue`] in `value` is what a shape subgraph computes.
 
 mod algebra;
 mod arith;

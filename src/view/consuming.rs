@@ -11,9 +11,9 @@ use ndarray::{
 };
 
 use super::{view_or, Plan};
+use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{dim_filled, low_offset, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
-use crate::spec::{reject, ShapeSpec};
 
 /// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
 /// keeping its buffer, with dims of type `E` (of rank `shape.len()`).
@@ -71,8 +71,8 @@ fn empty_raw<A, D: Dimension>(n: usize) -> RawArrayViewMut<A, D> {
 pub(crate) mod sealed {
     use ndarray::{ArrayBase, Data, Dimension};
 
+    use crate::dialect::ShapeSpec;
     use crate::error::ReshapeError;
-    use crate::spec::ShapeSpec;
 
     /// The consuming and in-place reshapes of one storage kind: the crate's side of the public
     /// [`IntoReshapeData`](super::IntoReshapeData).

@@ -10,13 +10,13 @@ use ndarray::{
     OwnedArcRepr, OwnedRepr, ShapeBuilder, StrideShape, ViewRepr,
 };
 
+use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{
     axis_low, contiguous_dims, dim_filled, fill_contiguous_strides, typed_dim, Reading,
 };
 use crate::error::{ReshapeError, Rule};
 use crate::layout::{is_contiguous, reading, solve};
 use crate::small::Small;
-use crate::spec::{reject, ShapeSpec};
 
 mod consuming;
 

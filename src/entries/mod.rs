@@ -7,9 +7,8 @@ use std::fmt;
 
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
-use super::sealed::Int;
-use super::{Extent, ShapeSpec};
 use crate::error::{Fail, Rule};
+use crate::infer::Extent;
 use crate::small::Small;
 use crate::sym::{Condition, ShapeValue, SymDim};
 
@@ -23,7 +22,20 @@ use crate::sym::{Condition, ShapeValue, SymDim};
 /// let err = Mx::new([u64::MAX]).infer_shape(&[4]).unwrap_err();
 /// assert!(matches!(err, ReshapeError::ValueDoesNotFit(_)));
 /// ```
-pub trait SpecInt: Int {}
+pub trait SpecInt: sealed::Int {}
+
+/// The crate's side of [`SpecInt`]: private, so no type outside the crate implements it.
+pub(crate) mod sealed {
+    /// The conversion behind [`SpecInt`](super::SpecInt).
+    pub trait Int {
+        /// The value as a spec entry, or why it is not one.
+        fn to_spec(&self) -> Result<i64, super::EntryError>;
+
+        /// The value as the user wrote it, for error messages.
+        fn written(&self) -> String;
+    }
+}
+use sealed::Int;
 
 /// Why a spec entry could not be converted; it surfaces as a
 /// [`ReshapeError`](crate::ReshapeError). (`pub` in this private module only because the
@@ -432,7 +444,7 @@ impl<T: SpecInt> IntoSpecList for &Vec<T> {
     }
 }
 /// A computed shape: its symbolic entries are read by symbolic inference
-/// ([`ShapeSpec::infer_symbolic`]) of the dialects whose spec is a shape tensor (ONNX, Paddle,
+/// ([`ShapeSpec::infer_symbolic`](crate::ShapeSpec::infer_symbolic)) of the dialects whose spec is a shape tensor (ONNX, Paddle,
 /// NumPy, and `reshape_like`'s right-hand side), and its conditions join the result's. A
 /// concrete inference, or another dialect, needs numbers:
 /// [`ReshapeError::NeedsNumber`](crate::ReshapeError::NeedsNumber). A 0-D value is
@@ -513,58 +525,6 @@ where
         SpecList::from_iter(self.iter())
     }
 }
-
-/// Conversion into a dialect's spec type, so the headline methods take both plain lists and
-/// configured specs: `x.reshape_mx([-3, -2])`, `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`,
-/// and a spec with a rank type, `x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())`.
-///
-/// ```
-/// use ndarray_reshape::args::IntoSpec;
-/// use ndarray_reshape::Mx;
-/// let m = IntoSpec::<Mx>::into_spec([2, -1]);
-/// assert_eq!(m, Mx::new([2, -1]));
-/// ```
-pub trait IntoSpec<P> {
-    /// The spec it becomes: `P`, or `P` with a rank type ([`Ranked`](crate::Ranked)).
-    type Spec: ShapeSpec;
-
-    /// Convert into the spec.
-    fn into_spec(self) -> Self::Spec;
-}
-
-/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`] (through
-/// `$t::new`).
-macro_rules! into_spec {
-    ($t:ty) => {
-        impl<T: $crate::spec::IntoSpecList> $crate::spec::IntoSpec<$t> for T {
-            type Spec = $t;
-            fn into_spec(self) -> $t {
-                <$t>::new(self)
-            }
-        }
-        impl $crate::spec::IntoSpec<$t> for $t {
-            type Spec = $t;
-            fn into_spec(self) -> $t {
-                self
-            }
-        }
-        impl $crate::spec::IntoSpec<$t> for &$t {
-            type Spec = $t;
-            fn into_spec(self) -> $t {
-                self.clone()
-            }
-        }
-        impl<E: ndarray::Dimension + 'static> $crate::spec::IntoSpec<$t>
-            for $crate::spec::Ranked<$t, E>
-        {
-            type Spec = Self;
-            fn into_spec(self) -> Self {
-                self
-            }
-        }
-    };
-}
-pub(crate) use into_spec;
 
 #[cfg(test)]
 mod tests {

@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use super::values::{assume, lit, Syms};
-use super::{Extent, IntoSpecList, Out, SpecList};
 use crate::dims::Order;
+use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::{Extent, Out};
 use crate::small::Small;
 
 /// A NumPy `reshape(newshape, order)` spec.

@@ -4,9 +4,10 @@ use std::fmt;
 
 use ndarray::{ArrayBase, Dimension, RawData};
 
-use super::values::{assume, lit};
-use super::{fmt_range, Extent, IntoSpecList, SpecList};
+use super::fmt_range;
+use crate::entries::{assume, lit, IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::Extent;
 use crate::small::Small;
 
 /// An MXNet `reshape_like` spec: take (part of) the shape of another array.

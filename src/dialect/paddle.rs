@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::values::{assume, lit, Syms};
-use super::{Extent, IntoSpecList, Out, SpecList};
+use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::{Extent, Out};
 use crate::small::Small;
 
 /// A Paddle `reshape` spec, as in Paddle 3.3.

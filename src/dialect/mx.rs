@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use super::{input_reading, read, reading, split_pair, Extent, IntoSpecList, Out, SpecList, Track};
+use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::{input_reading, read, reading, split_pair, Extent, Out, Track};
 use crate::small::Small;
 
 /// An MXNet `Reshape` spec (`shape`, `reverse`), as in MXNet 1.9.1 with zero-size dims real

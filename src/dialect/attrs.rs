@@ -4,11 +4,11 @@
 
 use std::borrow::Cow;
 
+use crate::dialect::like::Like;
+use crate::dialect::mx::{Mx, MxTarget};
+use crate::dialect::npx::Npx;
+use crate::entries::IntoSpecList;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::spec::like::Like;
-use crate::spec::mx::{Mx, MxTarget};
-use crate::spec::npx::Npx;
-use crate::spec::IntoSpecList;
 
 /// One attribute of an MXNet node, as the `from_attrs` constructors take them: a `(key,
 /// value)` pair or a reference to one, the key any string type, the value an [`AttrValue`].

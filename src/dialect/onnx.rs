@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use super::values::{assume, lit, Syms};
-use super::{Extent, IntoSpecList, Out, SpecList};
+use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::{Extent, Out};
 use crate::small::Small;
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.

@@ -18,7 +18,6 @@ use crate::sym::{Condition, SymDim, SymShape};
 
 pub(crate) mod attrs;
 pub(crate) mod backward;
-pub(crate) mod extent;
 pub(crate) mod like;
 pub(crate) mod lower;
 pub(crate) mod mx;
@@ -27,9 +26,6 @@ pub(crate) mod npx;
 pub(crate) mod onnx;
 pub(crate) mod paddle;
 pub(crate) mod ranked;
-pub(crate) mod values;
-
-pub(crate) use extent::Extent;
 
 /// The `ShapeSpec` impl of a dialect's spec type `$t`, named `$dialect` in errors: results of
 /// dynamic rank, and concrete and symbolic inference both by the type's generic `run`
@@ -37,7 +33,7 @@ pub(crate) use extent::Extent;
 /// ReshapeError>`). Further `ShapeSpec` items (NumPy's `order`) follow in braces.
 macro_rules! dialect_spec {
     ($t:ty, $dialect:expr $(, { $($extra:tt)* })?) => {
-        impl crate::spec::sealed::Spec for $t {
+        impl crate::dialect::sealed::Spec for $t {
             #[inline]
             fn infer_into(
                 &self,
@@ -60,7 +56,7 @@ macro_rules! dialect_spec {
             }
         }
 
-        impl crate::spec::ShapeSpec for $t {
+        impl crate::dialect::ShapeSpec for $t {
             type Rank = ndarray::IxDyn;
             $($($extra)*)?
         }
@@ -68,11 +64,9 @@ macro_rules! dialect_spec {
 }
 pub(crate) use dialect_spec;
 pub use ranked::Ranked;
-pub(crate) use values::into_spec;
-pub use values::{IntoSpec, IntoSpecList, ShapeItem, SpecInt, SpecList};
 
 /// The crate's side of the public spec traits: what the modes call and no user needs. The
-/// module is private, so no type outside the crate implements [`ShapeSpec`] or [`SpecInt`], and
+/// module is private, so no type outside the crate implements [`ShapeSpec`], and
 /// these methods can change without breaking anyone.
 pub(crate) mod sealed {
     use crate::error::{Origin, ReshapeError};
@@ -95,15 +89,6 @@ pub(crate) mod sealed {
 
         /// The dialect and the spec as written, for error messages.
         fn describe(&self) -> (Origin, String);
-    }
-
-    /// The conversion behind [`SpecInt`](super::SpecInt).
-    pub trait Int {
-        /// The value as a spec entry, or why it is not one.
-        fn to_spec(&self) -> Result<i64, super::values::EntryError>;
-
-        /// The value as the user wrote it, for error messages.
-        fn written(&self) -> String;
     }
 }
 
@@ -425,6 +410,58 @@ impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
     }
 }
 
+/// Conversion into a dialect's spec type, so the headline methods take both plain lists and
+/// configured specs: `x.reshape_mx([-3, -2])`, `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`,
+/// and a spec with a rank type, `x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())`.
+///
+/// ```
+/// use ndarray_reshape::args::IntoSpec;
+/// use ndarray_reshape::Mx;
+/// let m = IntoSpec::<Mx>::into_spec([2, -1]);
+/// assert_eq!(m, Mx::new([2, -1]));
+/// ```
+pub trait IntoSpec<P> {
+    /// The spec it becomes: `P`, or `P` with a rank type ([`Ranked`](crate::Ranked)).
+    type Spec: ShapeSpec;
+
+    /// Convert into the spec.
+    fn into_spec(self) -> Self::Spec;
+}
+
+/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`] (through
+/// `$t::new`).
+macro_rules! into_spec {
+    ($t:ty) => {
+        impl<T: $crate::entries::IntoSpecList> $crate::dialect::IntoSpec<$t> for T {
+            type Spec = $t;
+            fn into_spec(self) -> $t {
+                <$t>::new(self)
+            }
+        }
+        impl $crate::dialect::IntoSpec<$t> for $t {
+            type Spec = $t;
+            fn into_spec(self) -> $t {
+                self
+            }
+        }
+        impl $crate::dialect::IntoSpec<$t> for &$t {
+            type Spec = $t;
+            fn into_spec(self) -> $t {
+                self.clone()
+            }
+        }
+        impl<E: ndarray::Dimension + 'static> $crate::dialect::IntoSpec<$t>
+            for $crate::dialect::Ranked<$t, E>
+        {
+            type Spec = Self;
+            fn into_spec(self) -> Self {
+                self
+            }
+        }
+    };
+}
+pub(crate) use into_spec;
+
 /// A rule broken by a whole reshape of `input` with `spec` (not by one of its entries), as a
 /// [`ReshapeError`] with the spec's dialect and text: the modes' errors (`NeedsCopy`,
 /// `RankMismatch`, `OutputLength`).
@@ -439,226 +476,8 @@ pub(crate) fn reject<P: ShapeSpec + ?Sized>(
     Fail::whole(rule, why).attach(dialect, input, written)
 }
 
-/// A positive spec value as a dim; one that does not fit in `usize` saturates (and is then
-/// reported as `overflow`, since it exceeds [`LIMIT`](crate::dims::LIMIT)).
-#[inline]
-pub(crate) fn dim_of(v: i64) -> usize {
-    usize::try_from(v).unwrap_or(usize::MAX)
-}
-
-/// An output shape under construction, the slot of the `-1` to infer, and what the inference
-/// collects besides (the conditions of a symbolic one).
-///
-/// Failures from [`finish`](Self::finish) carry the *output index* as their position; dialects
-/// whose output index is not the spec index (MXNet) map it back.
-#[derive(Debug)]
-pub(crate) struct Out<'a, E: Extent> {
-    pub dims: &'a mut Small<E>,
-    pub infer: Option<usize>,
-    pub conds: E::Conds,
-}
-
-impl<'a, E: Extent> Out<'a, E> {
-    /// Build into `dims`, which is cleared first.
-    #[inline]
-    pub(crate) fn new(dims: &'a mut Small<E>) -> Self {
-        dims.clear();
-        Out {
-            dims,
-            infer: None,
-            conds: E::Conds::default(),
-        }
-    }
-
-    #[inline]
-    pub(crate) fn push(&mut self, d: E) {
-        self.dims.push(d);
-    }
-
-    /// Push the slot of the `-1`.
-    #[inline]
-    pub(crate) fn push_infer(&mut self) {
-        self.infer = Some(self.dims.len());
-        self.dims.push(E::lit(1));
-    }
-
-    /// The end of an MXNet-style read ([`reading`]): [`finish`](Self::finish), with a failure's
-    /// output index moved to the written-spec position that dim came from, then the output
-    /// reversed back after a `reverse` read. `positions` re-runs the read with a [`Track`]
-    /// that records them; it is called only on failure, so the success path records nothing.
-    #[inline]
-    pub(crate) fn finish_read(
-        &mut self,
-        size: E,
-        reverse: bool,
-        positions: impl FnOnce() -> Small<usize>,
-    ) -> Result<E::Conds, Fail> {
-        let conds = match self.finish(size) {
-            Ok(c) => c,
-            Err(f) => return Err(remap(f, positions())),
-        };
-        if reverse {
-            self.dims.reverse();
-        }
-        Ok(conds)
-    }
-
-    /// Push the slot of the `-1` written at spec position `p`, or fail with `multiple_infer`
-    /// if there is one already.
-    #[inline]
-    pub(crate) fn push_infer_at(&mut self, p: usize) -> Result<(), Fail> {
-        if self.infer.is_some() {
-            return Err(second_infer(p));
-        }
-        self.push_infer();
-        Ok(())
-    }
-
-    /// The shared tail of every dialect ([`Extent::finish`]): `overflow`,
-    /// `infer_zero_product`, `infer_not_divisible`, `size_mismatch`, in this order. `size` is
-    /// the input's size. Gives what the inference collected.
-    #[inline(always)]
-    pub(crate) fn finish(&mut self, size: E) -> Result<E::Conds, Fail> {
-        E::finish(self.dims, self.infer, size, &mut self.conds)?;
-        Ok(std::mem::take(&mut self.conds))
-    }
-}
-
-/// An MXNet-style read (MXNet `Reshape`, `npx.reshape`) into `dims`: `scan` the spec against
-/// the input, then [`Out::finish_read`]. Spec positions are recorded only when a failure
-/// needs them, by scanning again with a [`Small`] (`tracked`, the same scan).
-#[inline]
-pub(crate) fn read<E: Extent>(
-    dims: &mut Small<E>,
-    input: &[E],
-    reverse: bool,
-    scan: impl FnOnce(&mut Out<'_, E>, &mut NoTrack) -> Result<(), Fail>,
-    tracked: impl FnOnce(&mut Out<'_, E>, &mut Small<usize>) -> Result<(), Fail>,
-) -> Result<E::Conds, Fail> {
-    let mut out = Out::new(dims);
-    scan(&mut out, &mut NoTrack)?;
-    let size = E::size(input, &mut out.conds)?;
-    out.finish_read(size, reverse, || {
-        let mut dims = Small::new();
-        let mut src = Small::new();
-        // The same scan succeeded above, so it succeeds again.
-        let _ = tracked(&mut Out::new(&mut dims), &mut src);
-        src
-    })
-}
-
-/// `f` with its output index replaced by the spec position `src` records for it.
-#[cold]
-#[inline(never)]
-fn remap(mut f: Fail, src: Small<usize>) -> Fail {
-    f.position = f.position.and_then(|k| src.get(k).copied());
-    f
-}
-
-/// Where an MXNet-style read records the written-spec position of each output dim: nowhere on
-/// the success path ([`NoTrack`]), into a [`Small`] when a failure must be reported.
-pub(crate) trait Track {
-    fn record(&mut self, p: usize);
-}
-
-/// Records nothing.
-pub(crate) struct NoTrack;
-
-impl Track for NoTrack {
-    #[inline(always)]
-    fn record(&mut self, _: usize) {}
-}
-
-impl Track for Small<usize> {
-    #[inline]
-    fn record(&mut self, p: usize) {
-        self.push(p);
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn second_infer(p: usize) -> Fail {
-    Fail::at(Rule::MultipleInfer, p, "a second -1")
-}
-
-/// A value of the spec in reading order, with its position in the written spec.
-pub(crate) fn reading(spec: &[i64], reverse: bool) -> impl Fn(usize) -> (i64, usize) + '_ {
-    let n = spec.len();
-    move |i| {
-        if reverse {
-            (spec[n - 1 - i], n - 1 - i)
-        } else {
-            (spec[i], i)
-        }
-    }
-}
-
-/// The input dim at read position `k`, counted from the end after a `reverse` read (the
-/// counterpart of [`reading`] for the input).
-pub(crate) fn input_reading<E: Extent>(input: &[E], reverse: bool) -> impl Fn(usize) -> E + '_ {
-    let rank = input.len();
-    move |k| {
-        if reverse {
-            input[rank - 1 - k]
-        } else {
-            input[k]
-        }
-    }
-}
-
-/// The pair `a b` of an MXNet split (`-4` in `Reshape`, `-6` in `npx.reshape`) of the input dim
-/// `d0`, written at spec position `p`: each operand `>= 0` (0 is a real zero) or `-1`, inferred
-/// from `d0` alone; then the pair must multiply to `d0`.
-pub(crate) fn split_pair<E: Extent>(
-    op: &str,
-    d0: E,
-    a: (i64, usize),
-    b: (i64, usize),
-    p: usize,
-    conds: &mut E::Conds,
-) -> Result<(E, E), Fail> {
-    for (v, pv) in [a, b] {
-        if v < -1 {
-            return Err(Fail::at(
-                Rule::BadValue,
-                pv,
-                format!("value {v} inside a {op} pair; only -1 may be negative there"),
-            ));
-        }
-    }
-    E::split(op, d0, a.0, b.0, p, conds)
-}
-
 /// Format `Option<i64>` bounds as `begin..end`.
 pub(crate) fn fmt_range(b: Option<i64>, e: Option<i64>) -> String {
     let s = |v: Option<i64>| v.map_or(String::new(), |v| v.to_string());
     format!("{}..{}", s(b), s(e))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    use crate::dims::LIMIT;
-
-    #[test]
-    fn finish_reports_in_order() {
-        let mut d = Small::new();
-        let mut o = Out::new(&mut d);
-        o.push(LIMIT);
-        o.push(2);
-        assert_eq!(o.finish(0).unwrap_err().rule, Rule::Overflow);
-        let mut o = Out::new(&mut d);
-        o.push(0);
-        o.push_infer();
-        assert_eq!(o.finish(0).unwrap_err().rule, Rule::InferZeroProduct);
-        let mut o = Out::new(&mut d);
-        o.push(5);
-        o.push_infer();
-        assert_eq!(o.finish(6).unwrap_err().rule, Rule::InferNotDivisible);
-        let mut o = Out::new(&mut d);
-        o.push(5);
-        assert_eq!(o.finish(6).unwrap_err().rule, Rule::SizeMismatch);
-    }
 }
