@@ -4,7 +4,8 @@
 Deterministic where wall-clock timings on a shared machine are not: use it to compare a change
 with the commit before it, and this crate with ndarray's `to_shape` on the same reshape. Each
 path runs N and 2N times; the difference divided by N is the cost of one call, without the
-program's start-up. Needs valgrind.
+program's start-up. Needs valgrind. Built with one codegen unit, so the counts follow the code
+and not how the compiler happens to partition it (a module moved can shift them by 2%).
 
     python3 scripts/instr_counts.py            # markdown table on stdout
     python3 scripts/instr_counts.py view_      # only the paths whose name contains "view_"
@@ -34,7 +35,7 @@ def instructions(name, n):
 def main():
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "-p", "ndarray_reshape_bench", "--bin", "call_paths"],
-        cwd=ROOT, check=True,
+        cwd=ROOT, check=True, env=dict(os.environ, CARGO_PROFILE_RELEASE_CODEGEN_UNITS="1"),
     )
     listing = subprocess.run([BIN], capture_output=True, text=True, check=True).stdout
     names = [line.split(":")[0] for line in listing.splitlines() if ":" in line]

@@ -5,8 +5,9 @@ use std::fmt;
 use ndarray::{ArrayBase, Dimension, RawData};
 
 use super::fmt_range;
-use crate::entries::{assume, lit, IntoSpecList, SpecList};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
+use super::Rules;
+use crate::entries::{Entry, IntoSpecList, SpecList};
+use crate::error::{Fail, Origin, Rule};
 use crate::infer::Extent;
 use crate::small::Small;
 
@@ -19,9 +20,9 @@ use crate::small::Small;
 ///
 /// # Errors
 ///
-/// In this order: [`RangeInvalid`](ReshapeError::RangeInvalid) for the lhs range, then for the
-/// rhs range, [`Overflow`](ReshapeError::Overflow), [`SizeMismatch`](ReshapeError::SizeMismatch),
-/// and [`BadValue`](ReshapeError::BadValue) / [`ValueDoesNotFit`](ReshapeError::ValueDoesNotFit)
+/// In this order: [`RangeInvalid`](crate::ReshapeError::RangeInvalid) for the lhs range, then for the
+/// rhs range, [`Overflow`](crate::ReshapeError::Overflow), [`SizeMismatch`](crate::ReshapeError::SizeMismatch),
+/// and [`BadValue`](crate::ReshapeError::BadValue) / [`ValueDoesNotFit`](crate::ReshapeError::ValueDoesNotFit)
 /// for an rhs shape given as integers that are not dims.
 ///
 /// # Examples
@@ -182,25 +183,25 @@ impl<A, D: Dimension> IntoLike for &ndarray::ArrayRef<A, D> {
     }
 }
 
-super::dialect_spec!(Like, Origin::Like);
+super::dialect!(Like);
 
-impl Like {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for Like {
+    const ORIGIN: Origin = Origin::Like;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         self.infer(input, dims)
-            .map_err(|f| E::attach(f, Origin::Like, input, self))
     }
 }
 
 impl Like {
     fn infer<E: Extent>(&self, lhs: &[E], out: &mut Small<E>) -> Result<E::Conds, Fail> {
-        let (rhs_vals, syms) = self.rhs.entries()?;
-        if let Some(p) = rhs_vals.iter().position(|&d| d < 0) {
+        let rhs = self.rhs.entries()?;
+        if let Some((p, v)) = rhs.first_negative() {
             return Err(Fail::at(
                 Rule::BadValue,
                 p,
-                format!("the rhs shape has a negative dim {}", rhs_vals[p]),
+                format!("the rhs shape has a negative dim {v}"),
             ));
         }
         let no_bounds = self.lhs_begin.is_none()
@@ -208,17 +209,18 @@ impl Like {
             && self.rhs_begin.is_none()
             && self.rhs_end.is_none();
         let (lb, le, rb, re) = if no_bounds {
-            (0, lhs.len(), 0, rhs_vals.len())
+            (0, lhs.len(), 0, rhs.len())
         } else {
             let (lb, le) = canonical("lhs", self.lhs_begin, self.lhs_end, lhs.len())?;
-            let (rb, re) = canonical("rhs", self.rhs_begin, self.rhs_end, rhs_vals.len())?;
+            let (rb, re) = canonical("rhs", self.rhs_begin, self.rhs_end, rhs.len())?;
             (lb, le, rb, re)
         };
         out.clear();
         lhs[..lb].iter().for_each(|&d| out.push(d));
-        for (p, &v) in rhs_vals.iter().enumerate().take(re).skip(rb) {
-            match lit(syms, p, v) {
-                Ok(d) => out.push(d),
+        for p in rb..re {
+            match rhs.get(p) {
+                Ok(Entry::Dim(d)) => out.push(d),
+                Ok(Entry::Code(v)) => out.push(E::lit(v)),
                 Err(f) => {
                     out.clear();
                     return Err(f);
@@ -227,7 +229,7 @@ impl Like {
         }
         lhs[le..].iter().for_each(|&d| out.push(d));
         let mut conds = E::Conds::default();
-        match E::same_size(out, lhs, &mut conds).and_then(|()| assume::<E>(syms, &[], conds)) {
+        match E::same_size(out, lhs, &mut conds).and_then(|()| rhs.assume::<E>(&[], conds)) {
             Ok(conds) => Ok(conds),
             Err(f) => {
                 out.clear();

@@ -1,18 +1,20 @@
-//! Shape specs: the [`ShapeSpec`] trait, its crate side ([`sealed`]), the macro that makes a
-//! dialect's spec type a `ShapeSpec`, and what the dialects' scans share (the output under
-//! construction, `-1` inference, reading in reverse, `-4`/`-6` splits).
+//! The dialects: the [`ShapeSpec`] trait, its crate side ([`sealed`]), and [`Rules`], what a
+//! dialect's type implements (its scan over the input, generic over concrete and symbolic dims,
+//! and its name in errors), made a `ShapeSpec` by one [`dialect!`] line.
 //!
-//! One file per dialect (`mx`, `like`, `paddle`, `np`, `npx`, `onnx`); beside them the spec
-//! values and their conversions (`values`), MXNet attribute maps (`attrs`), typed results
-//! (`ranked`), the arithmetic on concrete and symbolic dims (`extent`), backward inference
-//! (`backward`) and lowering to ONNX (`lower`). Every dialect is a way to compute a target shape
-//! from an input shape; nothing here touches array data.
+//! One file per dialect (`mx`, `like`, `paddle`, `np`, `npx`, `onnx`), each a scan over the
+//! resolved entries of `crate::entries` into the engine of `crate::infer`; beside them MXNet
+//! attribute maps (`attrs`), typed results (`ranked`), backward inference (`backward`) and
+//! lowering to ONNX (`lower`). Nothing here touches array data.
+
+use std::fmt;
 
 use ndarray::Dimension;
 
 use crate::dims::Order;
-use crate::error::{Fail, ReshapeError, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::explain::Explanation;
+use crate::infer::Extent;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
 
@@ -27,42 +29,23 @@ pub(crate) mod onnx;
 pub(crate) mod paddle;
 pub(crate) mod ranked;
 
-/// The `ShapeSpec` impl of a dialect's spec type `$t`, named `$dialect` in errors: results of
-/// dynamic rank, and concrete and symbolic inference both by the type's generic `run`
-/// (`fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds,
-/// ReshapeError>`). Further `ShapeSpec` items (NumPy's `order`) follow in braces.
-macro_rules! dialect_spec {
-    ($t:ty, $dialect:expr $(, { $($extra:tt)* })?) => {
-        impl crate::dialect::sealed::Spec for $t {
-            #[inline]
-            fn infer_into(
-                &self,
-                input: &[usize],
-                dims: &mut crate::small::Small<usize>,
-            ) -> Result<(), crate::error::ReshapeError> {
-                self.run(input, dims)
-            }
+/// What makes a type a dialect: its rules as one scan over an input shape, generic over
+/// concrete and symbolic dims. [`dialect!`] makes it a [`ShapeSpec`], whose failures get the
+/// input, the spec as written and the origin attached there, once.
+pub(crate) trait Rules: fmt::Display {
+    /// The name errors give the spec.
+    const ORIGIN: Origin;
 
-            fn infer_sym(
-                &self,
-                input: &[crate::sym::SymDim],
-                dims: &mut crate::small::Small<crate::sym::SymDim>,
-            ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError> {
-                self.run(input, dims)
-            }
+    /// The target shape for `input` into `dims`, and the conditions it holds under.
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail>;
 
-            fn describe(&self) -> (crate::error::Origin, String) {
-                ($dialect, self.to_string())
-            }
-        }
-
-        impl crate::dialect::ShapeSpec for $t {
-            type Rank = ndarray::IxDyn;
-            $($($extra)*)?
-        }
-    };
+    /// The reading order: C for every dialect but NumPy's.
+    #[inline]
+    fn order(&self) -> Order {
+        Order::C
+    }
 }
-pub(crate) use dialect_spec;
+
 pub use ranked::Ranked;
 
 /// The crate's side of the public spec traits: what the modes call and no user needs. The
@@ -385,30 +368,48 @@ pub trait ShapeSpec: sealed::Spec {
     }
 }
 
-impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
-    #[inline]
-    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
-        (**self).infer_into(input, dims)
-    }
-    fn infer_sym(
-        &self,
-        input: &[SymDim],
-        dims: &mut Small<SymDim>,
-    ) -> Result<Small<Condition>, ReshapeError> {
-        (**self).infer_sym(input, dims)
-    }
-    fn describe(&self) -> (crate::Origin, String) {
-        (**self).describe()
-    }
-}
-impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
-    type Rank = T::Rank;
+/// The `ShapeSpec` of a [`Rules`] type, the one line a dialect's file adds. Not a blanket impl:
+/// one over every `Rules` type would overlap the impl for `&T` (coherence allows `&T: Rules`),
+/// and generic code passes `&spec` for any `P: ShapeSpec`.
+macro_rules! dialect {
+    ($t:ty) => {
+        impl crate::dialect::sealed::Spec for $t {
+            #[inline]
+            fn infer_into(
+                &self,
+                input: &[usize],
+                dims: &mut crate::small::Small<usize>,
+            ) -> Result<(), crate::error::ReshapeError> {
+                crate::dialect::Rules::rules(self, input, dims)
+                    .map_err(|f| f.attach(<$t as crate::dialect::Rules>::ORIGIN, input, self))
+            }
 
-    #[inline]
-    fn order(&self) -> Order {
-        (**self).order()
-    }
+            fn infer_sym(
+                &self,
+                input: &[crate::sym::SymDim],
+                dims: &mut crate::small::Small<crate::sym::SymDim>,
+            ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError>
+            {
+                crate::dialect::Rules::rules(self, input, dims)
+                    .map_err(|f| f.attach_sym(<$t as crate::dialect::Rules>::ORIGIN, input, self))
+            }
+
+            fn describe(&self) -> (crate::error::Origin, String) {
+                (<$t as crate::dialect::Rules>::ORIGIN, self.to_string())
+            }
+        }
+
+        impl crate::dialect::ShapeSpec for $t {
+            type Rank = ndarray::IxDyn;
+
+            #[inline]
+            fn order(&self) -> crate::dims::Order {
+                crate::dialect::Rules::order(self)
+            }
+        }
+    };
 }
+pub(crate) use dialect;
 
 /// Conversion into a dialect's spec type, so the headline methods take both plain lists and
 /// configured specs: `x.reshape_mx([-3, -2])`, `x.reshape_mx(Mx::new([-1, 0]).reverse(true))`,
@@ -421,14 +422,14 @@ impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
 /// assert_eq!(m, Mx::new([2, -1]));
 /// ```
 pub trait IntoSpec<P> {
-    /// The spec it becomes: `P`, or `P` with a rank type ([`Ranked`](crate::Ranked)).
+    /// The spec it becomes: `P`, or `P` with a rank type ([`Ranked`]).
     type Spec: ShapeSpec;
 
     /// Convert into the spec.
     fn into_spec(self) -> Self::Spec;
 }
 
-/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`] (through
+/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`](crate::entries::IntoSpecList) (through
 /// `$t::new`).
 macro_rules! into_spec {
     ($t:ty) => {
@@ -461,6 +462,31 @@ macro_rules! into_spec {
     };
 }
 pub(crate) use into_spec;
+
+impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
+    #[inline]
+    fn infer_into(&self, input: &[usize], dims: &mut Small<usize>) -> Result<(), ReshapeError> {
+        (**self).infer_into(input, dims)
+    }
+    fn infer_sym(
+        &self,
+        input: &[SymDim],
+        dims: &mut Small<SymDim>,
+    ) -> Result<Small<Condition>, ReshapeError> {
+        (**self).infer_sym(input, dims)
+    }
+    fn describe(&self) -> (Origin, String) {
+        (**self).describe()
+    }
+}
+impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {
+    type Rank = T::Rank;
+
+    #[inline]
+    fn order(&self) -> Order {
+        (**self).order()
+    }
+}
 
 /// A rule broken by a whole reshape of `input` with `spec` (not by one of its entries), as a
 /// [`ReshapeError`] with the spec's dialect and text: the modes' errors (`NeedsCopy`,

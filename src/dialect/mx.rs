@@ -3,8 +3,9 @@
 
 use std::fmt;
 
+use super::Rules;
 use crate::entries::{IntoSpecList, SpecList};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::error::{Fail, Origin, Rule};
 use crate::infer::{input_reading, read, reading, split_pair, Extent, Out, Track};
 use crate::small::Small;
 
@@ -27,16 +28,16 @@ use crate::small::Small;
 ///
 /// # Errors
 ///
-/// In this order: the scan in reading order ([`BadValue`](ReshapeError::BadValue) for `< -4`,
-/// [`MultipleInfer`](ReshapeError::MultipleInfer),
-/// [`OutOfInput`](ReshapeError::OutOfInput),
-/// [`SplitIncomplete`](ReshapeError::SplitIncomplete),
-/// [`SplitBothInfer`](ReshapeError::SplitBothInfer),
-/// [`SplitMismatch`](ReshapeError::SplitMismatch)), then
-/// [`Overflow`](ReshapeError::Overflow),
-/// [`InferZeroProduct`](ReshapeError::InferZeroProduct),
-/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// In this order: the scan in reading order ([`BadValue`](crate::ReshapeError::BadValue) for `< -4`,
+/// [`MultipleInfer`](crate::ReshapeError::MultipleInfer),
+/// [`OutOfInput`](crate::ReshapeError::OutOfInput),
+/// [`SplitIncomplete`](crate::ReshapeError::SplitIncomplete),
+/// [`SplitBothInfer`](crate::ReshapeError::SplitBothInfer),
+/// [`SplitMismatch`](crate::ReshapeError::SplitMismatch)), then
+/// [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -112,16 +113,14 @@ impl fmt::Display for Mx {
 
 super::into_spec!(Mx);
 
-super::dialect_spec!(Mx, Origin::Mx);
+super::dialect!(Mx);
 
-impl Mx {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for Mx {
+    const ORIGIN: Origin = Origin::Mx;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| E::attach(f, Origin::Mx, input, self))
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        infer(input, self.spec.values()?, self.reverse, dims)
     }
 }
 
@@ -282,12 +281,12 @@ fn split<E: Extent>(
 ///
 /// # Errors
 ///
-/// In this order: [`KeepHighestEmpty`](ReshapeError::KeepHighestEmpty) (empty `target_shape`
-/// or 0-d input with `keep_highest`), [`BadValue`](ReshapeError::BadValue) (any negative left),
-/// [`Overflow`](ReshapeError::Overflow),
-/// [`InferZeroProduct`](ReshapeError::InferZeroProduct),
-/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// In this order: [`KeepHighestEmpty`](crate::ReshapeError::KeepHighestEmpty) (empty `target_shape`
+/// or 0-d input with `keep_highest`), [`BadValue`](crate::ReshapeError::BadValue) (any negative left),
+/// [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -333,16 +332,14 @@ impl fmt::Display for MxTarget {
     }
 }
 
-super::dialect_spec!(MxTarget, Origin::MxLegacy);
+super::dialect!(MxTarget);
 
-impl MxTarget {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for MxTarget {
+    const ORIGIN: Origin = Origin::MxLegacy;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
-        self.target
-            .values()
-            .and_then(|t| infer_target(input, t, self.keep_highest, dims))
-            .map_err(|f| E::attach(f, Origin::MxLegacy, input, self))
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        infer_target(input, self.target.values()?, self.keep_highest, dims)
     }
 }
 

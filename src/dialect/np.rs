@@ -2,9 +2,10 @@
 
 use std::fmt;
 
+use super::Rules;
 use crate::dims::Order;
-use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::error::{Fail, Origin, Rule};
 use crate::infer::{Extent, Out};
 use crate::small::Small;
 
@@ -16,16 +17,16 @@ use crate::small::Small;
 /// C-contiguous (NumPy's relaxed flags).
 ///
 /// Unlike NumPy, only `-1` means "unknown": NumPy takes any negative entry for it
-/// (`reshape(-2, 3)` works there); here it is [`BadValue`](ReshapeError::BadValue).
+/// (`reshape(-2, 3)` works there); here it is [`BadValue`](crate::ReshapeError::BadValue).
 ///
 /// # Errors
 ///
-/// In this order: the scan ([`MultipleInfer`](ReshapeError::MultipleInfer),
-/// [`BadValue`](ReshapeError::BadValue); the first bad entry wins),
-/// [`Overflow`](ReshapeError::Overflow),
-/// [`InferZeroProduct`](ReshapeError::InferZeroProduct) (even for an empty array),
-/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// In this order: the scan ([`MultipleInfer`](crate::ReshapeError::MultipleInfer),
+/// [`BadValue`](crate::ReshapeError::BadValue); the first bad entry wins),
+/// [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct) (even for an empty array),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -83,40 +84,34 @@ impl fmt::Display for Np {
     }
 }
 
-super::dialect_spec!(Np, Origin::Np, {
+super::dialect!(Np);
+
+impl Rules for Np {
+    const ORIGIN: Origin = Origin::Np;
+
+    #[inline]
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        infer(input, self.spec.entries()?, dims)
+    }
+
     fn order(&self) -> Order {
         self.order
-    }
-});
-
-impl Np {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
-    #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
-        self.spec
-            .entries()
-            .and_then(|(spec, syms)| infer(input, spec, syms, dims))
-            .map_err(|f| E::attach(f, Origin::Np, input, self))
     }
 }
 
 #[inline]
-fn infer<E: Extent>(
-    input: &[E],
-    spec: &[i64],
-    syms: Syms<'_>,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
+fn infer<E: Extent>(input: &[E], spec: Entries<'_>, dims: &mut Small<E>) -> Result<E::Conds, Fail> {
     let mut out = Out::new(dims);
-    for (i, &v) in spec.iter().enumerate() {
-        match v {
-            d if d >= 0 => out.push(lit(syms, i, d)?),
-            -1 => out.push_infer_at(i)?,
-            _ => return Err(bad_value(i, v)),
+    for entry in spec.iter() {
+        match entry? {
+            (_, Entry::Dim(d)) => out.push(d),
+            (_, Entry::Code(0)) => out.push(E::lit(0)),
+            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+            (i, Entry::Code(v)) => return Err(bad_value(i, v)),
         }
     }
     let size = E::size(input, &mut out.conds)?;
-    assume::<E>(syms, input, out.finish(size)?)
+    spec.assume(input, out.finish(size)?)
 }
 
 #[cold]

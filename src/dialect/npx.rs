@@ -2,8 +2,9 @@
 
 use std::fmt;
 
+use super::Rules;
 use crate::entries::{IntoSpecList, SpecList};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::error::{Fail, Origin, Rule};
 use crate::infer::{input_reading, read, reading, split_pair, Extent, Out, Track};
 use crate::small::Small;
 
@@ -28,16 +29,16 @@ use crate::small::Small;
 ///
 /// # Errors
 ///
-/// First, on the spec as written: [`BadValue`](ReshapeError::BadValue) (`< -6`),
-/// [`MultipleInfer`](ReshapeError::MultipleInfer) (two `-1`, the operands of `-6` included).
-/// Then the read, in reading order: [`OutOfInput`](ReshapeError::OutOfInput),
-/// [`DropNotOne`](ReshapeError::DropNotOne), and for a `-6`
-/// [`SplitIncomplete`](ReshapeError::SplitIncomplete), `OutOfInput`, `BadValue` (an operand
-/// neither `>= 0` nor `-1`), [`SplitMismatch`](ReshapeError::SplitMismatch). Then
-/// [`Overflow`](ReshapeError::Overflow),
-/// [`InferZeroProduct`](ReshapeError::InferZeroProduct),
-/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// First, on the spec as written: [`BadValue`](crate::ReshapeError::BadValue) (`< -6`),
+/// [`MultipleInfer`](crate::ReshapeError::MultipleInfer) (two `-1`, the operands of `-6` included).
+/// Then the read, in reading order: [`OutOfInput`](crate::ReshapeError::OutOfInput),
+/// [`DropNotOne`](crate::ReshapeError::DropNotOne), and for a `-6`
+/// [`SplitIncomplete`](crate::ReshapeError::SplitIncomplete), `OutOfInput`, `BadValue` (an operand
+/// neither `>= 0` nor `-1`), [`SplitMismatch`](crate::ReshapeError::SplitMismatch). Then
+/// [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -99,16 +100,14 @@ impl fmt::Display for Npx {
 
 super::into_spec!(Npx);
 
-super::dialect_spec!(Npx, Origin::Npx);
+super::dialect!(Npx);
 
-impl Npx {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for Npx {
+    const ORIGIN: Origin = Origin::Npx;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
-        self.spec
-            .values()
-            .and_then(|spec| infer(input, spec, self.reverse, dims))
-            .map_err(|f| E::attach(f, Origin::Npx, input, self))
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        infer(input, self.spec.values()?, self.reverse, dims)
     }
 }
 

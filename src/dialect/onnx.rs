@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::infer::{Extent, Out};
+use super::Rules;
+use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::error::{Fail, Origin, Rule};
+use crate::infer::{below_minus_one, copy_dim, Extent, Out};
 use crate::small::Small;
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.
@@ -19,14 +20,14 @@ use crate::small::Small;
 ///
 /// # Errors
 ///
-/// In this order: the scan ([`BadValue`](ReshapeError::BadValue) for `< -1`,
-/// [`MultipleInfer`](ReshapeError::MultipleInfer),
-/// [`ZeroOutOfRank`](ReshapeError::ZeroOutOfRank) for a copying `0` past the input's rank; the
-/// first bad entry wins), [`AllowzeroWithInfer`](ReshapeError::AllowzeroWithInfer),
-/// [`Overflow`](ReshapeError::Overflow),
-/// [`InferZeroProduct`](ReshapeError::InferZeroProduct) (even for an empty input),
-/// [`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// In this order: the scan ([`BadValue`](crate::ReshapeError::BadValue) for `< -1`,
+/// [`MultipleInfer`](crate::ReshapeError::MultipleInfer),
+/// [`ZeroOutOfRank`](crate::ReshapeError::ZeroOutOfRank) for a copying `0` past the input's rank; the
+/// first bad entry wins), [`AllowzeroWithInfer`](crate::ReshapeError::AllowzeroWithInfer),
+/// [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct) (even for an empty input),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -109,56 +110,35 @@ impl fmt::Display for Onnx {
 
 super::into_spec!(Onnx);
 
-super::dialect_spec!(Onnx, Origin::Onnx);
+super::dialect!(Onnx);
 
-impl Onnx {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for Onnx {
+    const ORIGIN: Origin = Origin::Onnx;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
-        self.shape
-            .entries()
-            .and_then(|(spec, syms)| infer(input, spec, syms, self.allowzero, dims))
-            .map_err(|f| E::attach(f, Origin::Onnx, input, self))
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        infer(input, self.shape.entries()?, self.allowzero, dims)
     }
 }
 
 fn infer<E: Extent>(
     input: &[E],
-    spec: &[i64],
-    syms: Syms<'_>,
+    spec: Entries<'_>,
     allowzero: bool,
     dims: &mut Small<E>,
 ) -> Result<E::Conds, Fail> {
-    let rank = input.len();
     let mut out = Out::new(dims);
     let mut zero_at = None;
-    for (i, &v) in spec.iter().enumerate() {
-        match v {
-            d if d > 0 => out.push(lit(syms, i, d)?),
-            0 if allowzero => {
+    for entry in spec.iter() {
+        match entry? {
+            (_, Entry::Dim(d)) => out.push(d),
+            (i, Entry::Code(0)) if allowzero => {
                 zero_at.get_or_insert(i);
                 out.push(E::lit(0));
             }
-            0 => {
-                if i >= rank {
-                    return Err(Fail::at(
-                        Rule::ZeroOutOfRank,
-                        i,
-                        format!(
-                            "0 copies the input dim at index {i}, past the input's rank {rank}"
-                        ),
-                    ));
-                }
-                out.push(input[i]);
-            }
-            -1 => out.push_infer_at(i)?,
-            _ => {
-                return Err(Fail::at(
-                    Rule::BadValue,
-                    i,
-                    format!("value {v} is below -1"),
-                ))
-            }
+            (i, Entry::Code(0)) => out.push(copy_dim(input, i)?),
+            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+            (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
         }
     }
     if let (Some(z), Some(_)) = (zero_at, out.infer) {
@@ -169,7 +149,7 @@ fn infer<E: Extent>(
         ));
     }
     let size = E::size(input, &mut out.conds)?;
-    assume::<E>(syms, input, out.finish(size)?)
+    spec.assume(input, out.finish(size)?)
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use crate::entries::{assume, lit, IntoSpecList, SpecList, Syms};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::infer::{Extent, Out};
+use super::Rules;
+use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::error::{Fail, Origin};
+use crate::infer::{below_minus_one, copy_dim, Extent, Out};
 use crate::small::Small;
 
 /// A Paddle `reshape` spec, as in Paddle 3.3.
@@ -25,13 +26,13 @@ use crate::small::Small;
 ///
 /// # Errors
 ///
-/// In this order: the scan ([`BadValue`](ReshapeError::BadValue) for `< -1`,
-/// [`MultipleInfer`](ReshapeError::MultipleInfer),
-/// [`ZeroOutOfRank`](ReshapeError::ZeroOutOfRank)), [`Overflow`](ReshapeError::Overflow), the
-/// inference ([`InferNotDivisible`](ReshapeError::InferNotDivisible),
-/// [`InferAmbiguous`](ReshapeError::InferAmbiguous),
-/// [`ZeroSizeMismatch`](ReshapeError::ZeroSizeMismatch)), then
-/// [`SizeMismatch`](ReshapeError::SizeMismatch).
+/// In this order: the scan ([`BadValue`](crate::ReshapeError::BadValue) for `< -1`,
+/// [`MultipleInfer`](crate::ReshapeError::MultipleInfer),
+/// [`ZeroOutOfRank`](crate::ReshapeError::ZeroOutOfRank)), [`Overflow`](crate::ReshapeError::Overflow), the
+/// inference ([`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`InferAmbiguous`](crate::ReshapeError::InferAmbiguous),
+/// [`ZeroSizeMismatch`](crate::ReshapeError::ZeroSizeMismatch)), then
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
 ///
 /// # Examples
 ///
@@ -97,60 +98,38 @@ impl fmt::Display for Paddle {
 
 super::into_spec!(Paddle);
 
-super::dialect_spec!(Paddle, Origin::Paddle);
+super::dialect!(Paddle);
 
-impl Paddle {
-    /// The inference on concrete or symbolic dims, with the error's evidence attached.
+impl Rules for Paddle {
+    const ORIGIN: Origin = Origin::Paddle;
+
     #[inline]
-    fn run<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, ReshapeError> {
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         let list = self.actual.as_ref().unwrap_or(&self.spec);
-        list.entries()
-            .and_then(|(spec, syms)| infer(input, spec, syms, dims))
-            .map_err(|f| E::attach(f, Origin::Paddle, input, self))
+        infer(input, list.entries()?, dims)
     }
 }
 
-fn infer<E: Extent>(
-    input: &[E],
-    spec: &[i64],
-    syms: Syms<'_>,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
+fn infer<E: Extent>(input: &[E], spec: Entries<'_>, dims: &mut Small<E>) -> Result<E::Conds, Fail> {
     let mut conds = E::Conds::default();
     let size = E::size(input, &mut conds);
     let empty = input.iter().any(|d| d.is(0));
-    let rank = input.len();
     let mut out = Out::new(dims);
     out.conds = conds;
     let mut spec_zero = false;
-    for (i, &v) in spec.iter().enumerate() {
-        match v {
-            d if d > 0 => out.push(lit(syms, i, d)?),
-            0 if empty => {
+    for entry in spec.iter() {
+        match entry? {
+            (_, Entry::Dim(d)) => out.push(d),
+            (_, Entry::Code(0)) if empty => {
                 spec_zero = true;
                 out.push(E::lit(0));
             }
-            0 => {
-                if i >= rank {
-                    return Err(Fail::at(
-                        Rule::ZeroOutOfRank,
-                        i,
-                        format!(
-                            "0 copies the input dim at index {i}, past the input's rank {rank}"
-                        ),
-                    ));
-                }
+            (i, Entry::Code(0)) => {
+                out.push(copy_dim(input, i)?);
                 spec_zero = true;
-                out.push(input[i]);
             }
-            -1 => out.push_infer_at(i)?,
-            _ => {
-                return Err(Fail::at(
-                    Rule::BadValue,
-                    i,
-                    format!("value {v} is below -1"),
-                ))
-            }
+            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+            (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
         }
     }
     let size = size?;
@@ -158,9 +137,9 @@ fn infer<E: Extent>(
         Some(slot) if empty && spec_zero => {
             // The output index is the spec index in Paddle.
             E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
-            assume::<E>(syms, input, std::mem::take(&mut out.conds))
+            spec.assume(input, std::mem::take(&mut out.conds))
         }
-        _ => assume::<E>(syms, input, out.finish(size)?),
+        _ => spec.assume(input, out.finish(size)?),
     }
 }
 

@@ -1,7 +1,8 @@
-//! How spec values come in: the integer types ([`SpecInt`]), Paddle's mixed shape lists
-//! ([`ShapeItem`]), shape values with symbolic entries ([`ShapeValue`]), the converted list
-//! ([`SpecList`], read through `lit` by the dialects that take symbolic entries) and the
-//! conversions into it ([`IntoSpecList`]) and into a dialect's spec type ([`IntoSpec`]).
+//! The spec entries as they come in and as the dialects read them: the integer types
+//! ([`SpecInt`]), Paddle's mixed shape lists ([`ShapeItem`]), shape values with symbolic entries
+//! ([`ShapeValue`]), the converted list ([`SpecList`]) and the conversions into it
+//! ([`IntoSpecList`]); a dialect reads a list's numbers ([`SpecList::values`]) or its resolved
+//! entries ([`Entries`]: a dim, number or symbol, or a code), never a placeholder.
 
 use std::fmt;
 
@@ -170,7 +171,7 @@ where
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct SpecList {
-    /// The values; `1` in the place of a symbolic entry.
+    /// The values; a symbolic entry's place holds 1 and is read only through [`Entries`].
     vals: Small<i64>,
     /// Nothing for a list of numbers (the fast path checks one pointer).
     extra: Option<Box<Extra>>,
@@ -192,10 +193,9 @@ struct BadEntry {
     written: String,
 }
 
-/// The symbolic entries of a spec taken from a [`ShapeValue`], and its conditions. (`pub` in
-/// this private module only because [`Syms`] names it.)
+/// The symbolic entries of a spec taken from a [`ShapeValue`], and its conditions.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SymEntries {
+struct SymEntries {
     /// At each spec position, the symbolic entry, if it is one.
     dims: Vec<Option<SymDim>>,
     conditions: Vec<Condition>,
@@ -203,29 +203,62 @@ pub struct SymEntries {
     written: String,
 }
 
-/// A list's symbolic entries, if it has any: what the dialects that take a
-/// [`ShapeValue`] read besides the values.
-pub(crate) type Syms<'a> = Option<&'a SymEntries>;
-
-/// The dim of the positive spec entry `v` at position `p`: `v`, or the symbolic entry there.
-#[inline(always)]
-pub(crate) fn lit<E: Extent>(syms: Syms<'_>, p: usize, v: i64) -> Result<E, Fail> {
-    match syms.and_then(|s| s.dims.get(p).copied().flatten()) {
-        None => Ok(E::lit(v)),
-        Some(d) => E::sym(d, p),
-    }
+/// A spec entry as a dialect reads it: a dim (a positive number, or a symbolic entry of a
+/// [`ShapeValue`]) or a code (`0` or a negative number, whose meaning is the dialect's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry<E> {
+    Dim(E),
+    Code(i64),
 }
 
-/// The inference's conditions `conds`, after those of the list's shape value.
-#[inline(always)]
-pub(crate) fn assume<E: Extent>(
-    syms: Syms<'_>,
-    input: &[E],
-    conds: E::Conds,
-) -> Result<E::Conds, Fail> {
-    match syms {
-        None => Ok(conds),
-        Some(s) => E::assume(&s.conditions, &s.dims, input, conds),
+/// The entries of a [`SpecList`], resolved for one inference: what the dialects that take a
+/// [`ShapeValue`] read, so none sees how a symbolic entry is stored.
+#[derive(Clone, Copy)]
+pub(crate) struct Entries<'a> {
+    vals: &'a [i64],
+    syms: Option<&'a SymEntries>,
+}
+
+impl<'a> Entries<'a> {
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.vals.len()
+    }
+
+    /// The entry at position `p` (below [`len`](Self::len)).
+    #[inline(always)]
+    pub(crate) fn get<E: Extent>(&self, p: usize) -> Result<Entry<E>, Fail> {
+        let v = self.vals[p];
+        if v <= 0 {
+            return Ok(Entry::Code(v));
+        }
+        // A symbolic entry's place holds 1, so only a positive value can be one.
+        match self.syms.and_then(|s| s.dims.get(p).copied().flatten()) {
+            None => Ok(Entry::Dim(E::lit(v))),
+            Some(d) => E::sym(d, p).map(Entry::Dim),
+        }
+    }
+
+    /// The entries with their positions.
+    #[inline(always)]
+    pub(crate) fn iter<E: Extent>(
+        self,
+    ) -> impl Iterator<Item = Result<(usize, Entry<E>), Fail>> + 'a {
+        (0..self.len()).map(move |p| self.get(p).map(|e| (p, e)))
+    }
+
+    /// The first negative entry and its position (a symbolic entry is never one).
+    pub(crate) fn first_negative(&self) -> Option<(usize, i64)> {
+        self.vals.iter().copied().enumerate().find(|&(_, v)| v < 0)
+    }
+
+    /// The inference's conditions `conds`, after those of the list's shape value.
+    #[inline(always)]
+    pub(crate) fn assume<E: Extent>(&self, input: &[E], conds: E::Conds) -> Result<E::Conds, Fail> {
+        match self.syms {
+            None => Ok(conds),
+            Some(s) => E::assume(&s.conditions, &s.dims, input, conds),
+        }
     }
 }
 
@@ -314,15 +347,20 @@ impl SpecList {
         }
     }
 
-    /// The values (`1` in the place of a symbolic entry) and the symbolic entries, or the
-    /// failure of the first entry that could not be converted: for the dialects that take a
-    /// [`ShapeValue`], which read each positive entry through [`lit`].
+    /// The entries, resolved ([`Entries`]), or the failure of the first entry that could not
+    /// be converted: for the dialects that take a [`ShapeValue`].
     #[inline]
-    pub(crate) fn entries(&self) -> Result<(&[i64], Syms<'_>), Fail> {
+    pub(crate) fn entries(&self) -> Result<Entries<'_>, Fail> {
         match self.extra.as_deref() {
-            None => Ok((&self.vals, None)),
+            None => Ok(Entries {
+                vals: &self.vals,
+                syms: None,
+            }),
             Some(Extra::Bad(b)) => Err(b.fail()),
-            Some(Extra::Sym(s)) => Ok((&self.vals, Some(s))),
+            Some(Extra::Sym(s)) => Ok(Entries {
+                vals: &self.vals,
+                syms: Some(s),
+            }),
         }
     }
 }

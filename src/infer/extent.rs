@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::dims::{checked_size, LIMIT};
-use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::error::{Fail, Rule};
 use crate::small::Small;
 use crate::sym::{self, Condition, Exact, SymDim};
 
@@ -73,9 +73,6 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     /// `reshape_like`: the output `dims` hold as many elements as the input `lhs`.
     fn same_size(dims: &[Self], lhs: &[Self], conds: &mut Self::Conds) -> Result<(), Fail>;
 
-    /// The [`ReshapeError`] of a failure of a spec of `dialect`, written as `spec`, on `input`.
-    fn attach(f: Fail, dialect: Origin, input: &[Self], spec: impl fmt::Display) -> ReshapeError;
-
     /// Paddle's rule for a zero-size input with both a `-1` (at `slot`) and a `0` in the spec.
     fn paddle_zero_size(
         input: &[Self],
@@ -89,10 +86,6 @@ impl Extent for usize {
     type Conds = ();
 
     #[cold]
-    fn attach(f: Fail, dialect: Origin, input: &[usize], spec: impl fmt::Display) -> ReshapeError {
-        f.attach(dialect, input, spec)
-    }
-
     #[inline(always)]
     fn lit(v: i64) -> usize {
         dim_of(v)
@@ -285,10 +278,6 @@ impl Extent for SymDim {
     type Conds = Small<Condition>;
 
     #[cold]
-    fn attach(f: Fail, dialect: Origin, input: &[SymDim], spec: impl fmt::Display) -> ReshapeError {
-        f.attach_sym(dialect, input, spec)
-    }
-
     fn lit(v: i64) -> SymDim {
         SymDim::from(dim_of(v))
     }

@@ -17,6 +17,32 @@ pub(crate) fn dim_of(v: i64) -> usize {
     usize::try_from(v).unwrap_or(usize::MAX)
 }
 
+/// The input dim at index `i`, which a copying `0` at spec index `i` stands for (ONNX, Paddle).
+#[inline]
+pub(crate) fn copy_dim<E: Extent>(input: &[E], i: usize) -> Result<E, Fail> {
+    match input.get(i) {
+        Some(&d) => Ok(d),
+        None => Err(zero_out_of_rank(i, input.len())),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn zero_out_of_rank(i: usize, rank: usize) -> Fail {
+    Fail::at(
+        Rule::ZeroOutOfRank,
+        i,
+        format!("0 copies the input dim at index {i}, past the input's rank {rank}"),
+    )
+}
+
+/// The failure of a value below `-1` at spec index `i` (ONNX, Paddle).
+#[cold]
+#[inline(never)]
+pub(crate) fn below_minus_one(i: usize, v: i64) -> Fail {
+    Fail::at(Rule::BadValue, i, format!("value {v} is below -1"))
+}
+
 /// An output shape under construction, the slot of the `-1` to infer, and what the inference
 /// collects besides (the conditions of a symbolic one).
 ///
