@@ -5,7 +5,8 @@
 //! that is C-contiguous in the (simplified) shape it reads.
 
 use super::{simd, Source};
-use crate::dims::{merge_axis, Reading};
+use crate::dims::Reading;
+use crate::layout::strides::merge_axis;
 use crate::small::Small;
 
 /// Clone the elements at flat C-order indices `start .. start + len` into `dst[..len]`.

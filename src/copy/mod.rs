@@ -21,7 +21,8 @@ pub use standby::set_helper_standby;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
 
-use crate::dims::{contiguous_dims, merge_axis, typed_dim, Reading};
+use crate::dims::{typed_dim, Reading};
+use crate::layout::strides::{contiguous_dims, merge_axis};
 use crate::small::Small;
 
 /// Below this many bytes of output a copy stays on the calling thread: below it, waking the

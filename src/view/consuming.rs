@@ -12,8 +12,9 @@ use ndarray::{
 
 use super::{view_or, Plan};
 use crate::dialect::{reject, ShapeSpec};
-use crate::dims::{dim_filled, low_offset, typed_dim, Reading};
+use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
+use crate::layout::strides::low_offset;
 
 /// The owned array `a` with a new layout (`shape`, signed `strides`) over the same elements,
 /// keeping its buffer, with dims of type `E` (of rank `shape.len()`).

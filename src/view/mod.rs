@@ -11,10 +11,9 @@ use ndarray::{
 };
 
 use crate::dialect::{reject, ShapeSpec};
-use crate::dims::{
-    axis_low, contiguous_dims, dim_filled, fill_contiguous_strides, typed_dim, Reading,
-};
+use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
+use crate::layout::strides::{axis_low, contiguous_dims, fill_contiguous_strides};
 use crate::layout::{is_contiguous, reading, solve};
 use crate::small::Small;
 
@@ -450,7 +449,7 @@ unsafe fn from_parts<A, E: Dimension + 'static, V: ViewKind<A, E>>(
     view
 }
 
-/// A signed layout as ndarray's constructors want it: the [`low_offset`](crate::dims::low_offset) from the first element
+/// A signed layout as ndarray's constructors want it: the [`low_offset`](crate::layout::strides::low_offset) from the first element
 /// to the lowest address (negative exactly when some axis must be inverted afterwards) and the
 /// strides' magnitudes (as a dim of type `E`).
 #[inline]

@@ -2,11 +2,15 @@
 //! [`view_strides`], which decides view versus copy exactly as NumPy does.
 //!
 //! Strides are in elements and signed, as `ndarray`'s `strides()` gives them. Every rule here
-//! that asks whether two axes read as one uses the same predicate (`dims::steps_over`).
+//! that asks whether two axes read as one uses the same predicate (`strides::steps_over`).
 
 use crate::dims::Order;
-use crate::dims::{checked_size, fill_contiguous_strides, span, steps_over, Reading};
+use crate::dims::{checked_size, Reading};
+
+pub(crate) mod strides;
+
 use crate::small::INLINE;
+use strides::{fill_contiguous_strides, span, steps_over};
 
 /// Whether `shape` with `strides` is C-contiguous in NumPy's relaxed sense: length-1 axes are
 /// ignored, and an empty array is contiguous.
