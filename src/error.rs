@@ -380,12 +380,14 @@ impl fmt::Display for ReshapeError {
 
 impl std::error::Error for ReshapeError {}
 
-/// A broken rule found by a dialect's inference, before the context is attached.
+/// A broken rule found anywhere in the crate (a spec entry, a dialect's inference, a shape
+/// operation, an attribute), before the context is attached: the one internal failure type.
+/// `pub` in this private module only because the sealed `SpecInt` conversion returns it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fail {
-    pub rule: Rule,
-    pub position: Option<usize>,
-    pub detail: String,
+pub struct Fail {
+    pub(crate) rule: Rule,
+    pub(crate) position: Option<usize>,
+    pub(crate) detail: String,
 }
 
 impl Fail {

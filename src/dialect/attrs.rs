@@ -153,10 +153,10 @@ impl Attrs {
             }
             let Some(&key) = known.iter().find(|&&n| n == k) else {
                 let why = format!("the operator has no attribute {k:?} (it has {known:?})");
-                return Err(bad(dialect, k, &v, None, why));
+                return Err(bad(dialect, k, &v, why));
             };
             if values.iter().any(|(n, _)| *n == key) {
-                return Err(bad(dialect, k, &v, None, format!("{k:?} is given twice")));
+                return Err(bad(dialect, k, &v, format!("{k:?} is given twice")));
             }
             values.push((key, v.into_owned()));
         }
@@ -175,7 +175,7 @@ impl Attrs {
     fn tuple(&self, key: &str) -> Result<Option<Vec<i64>>, ReshapeError> {
         match self.get(key) {
             None => Ok(None),
-            Some(v) => parse_tuple(v).map_err(|(at, why)| bad(self.dialect, key, v, at, why)),
+            Some(v) => parse_tuple(v).map_err(|f| f.attach_no_input(self.dialect, attr(key, v))),
         }
     }
 
@@ -191,7 +191,7 @@ impl Attrs {
             t if t.eq_ignore_ascii_case("false") => Ok(false),
             _ => {
                 let why = "expected True, False, 1 or 0".to_owned();
-                Err(bad(self.dialect, key, v, None, why))
+                Err(bad(self.dialect, key, v, why))
             }
         }
     }
@@ -205,7 +205,7 @@ impl Attrs {
         if v.trim() == "None" {
             return Ok(None);
         }
-        let fail = |why: String| bad(self.dialect, key, v, None, why);
+        let fail = |why: String| bad(self.dialect, key, v, why);
         let (n, next) = int_at(v, 0, true).map_err(fail)?;
         match v[next..].bytes().all(is_space) {
             true => Ok(Some(n)),
@@ -236,24 +236,27 @@ fn skip_spaces(b: &[u8], mut i: usize) -> usize {
 /// optional trailing comma and either closing bracket; whitespace around brackets and integers
 /// but not after an `L` (MXNet rejects `(3L , 4)` too); nothing but whitespace after the end.
 /// An error carries the position of the entry it is about.
-fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
+fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, Fail> {
     let b = v.as_bytes();
     let skip = |i: usize| skip_spaces(b, i);
     let end = |i: usize, out| match skip(i) == b.len() {
         true => Ok(out),
-        false => Err((None, format!("unexpected {:?} after the tuple", &v[i..]))),
+        false => Err(bad_tuple(
+            None,
+            format!("unexpected {:?} after the tuple", &v[i..]),
+        )),
     };
     let mut i = skip(0);
     match b.get(i) {
         Some(c) if c.is_ascii_digit() || *c == b'-' => {
-            let (n, next) = int_at(v, i, false).map_err(|why| (None, why))?;
+            let (n, next) = int_at(v, i, false).map_err(|why| bad_tuple(None, why))?;
             return end(next, Some(vec![n]));
         }
         Some(b'N') if v[i..].starts_with("None") => return end(i + 4, None),
         Some(b'(' | b'[') => i += 1,
         _ => {
             let why = "expected a tuple such as (2, -1) or [2, -1], an integer, or None";
-            return Err((None, why.to_owned()));
+            return Err(bad_tuple(None, why));
         }
     }
     let mut items = Vec::new();
@@ -263,7 +266,7 @@ fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
     }
     loop {
         let at = Some(items.len());
-        let (n, next) = int_at(v, i, true).map_err(|why| (at, why))?;
+        let (n, next) = int_at(v, i, true).map_err(|why| bad_tuple(at, why))?;
         items.push(n);
         i = skip(next);
         if b.get(i) == Some(&b'L') {
@@ -278,12 +281,12 @@ fn parse_tuple(v: &str) -> Result<Option<Vec<i64>>, (Option<usize>, String)> {
             }
             Some(b')' | b']') => return end(i + 1, Some(items)),
             Some(_) => {
-                return Err((
+                return Err(bad_tuple(
                     at,
                     format!("expected , or ) after entry {}", items.len() - 1),
                 ))
             }
-            None => return Err((at, "the tuple is not closed".to_owned())),
+            None => return Err(bad_tuple(at, "the tuple is not closed")),
         }
     }
 }
@@ -314,15 +317,19 @@ fn int_at(v: &str, i: usize, plus: bool) -> Result<(i64, usize), String> {
 
 /// [`ReshapeError::BadAttribute`] for the attribute `key` = `value`.
 #[cold]
-fn bad(
-    dialect: Origin,
-    key: &str,
-    value: &str,
-    position: Option<usize>,
-    why: String,
-) -> ReshapeError {
-    Fail::new(Rule::BadAttribute, position, why)
-        .attach_no_input(dialect, format!("{key}={value:?}"))
+fn bad(dialect: Origin, key: &str, value: &str, why: String) -> ReshapeError {
+    Fail::whole(Rule::BadAttribute, why).attach_no_input(dialect, attr(key, value))
+}
+
+/// A tuple attribute's failure, at the entry `at` it is about.
+#[cold]
+fn bad_tuple(at: Option<usize>, why: impl Into<String>) -> Fail {
+    Fail::new(Rule::BadAttribute, at, why)
+}
+
+/// An attribute as written in an error's spec.
+fn attr(key: &str, value: &str) -> String {
+    format!("{key}={value:?}")
 }
 
 impl Mx {
@@ -365,7 +372,7 @@ impl Mx {
             let why = "the node sets only the deprecated target_shape: read it with \
                        MxTarget::from_attrs"
                 .to_owned();
-            return Err(bad(Origin::Mx, "target_shape", v, None, why));
+            return Err(bad(Origin::Mx, "target_shape", v, why));
         }
         let reverse = a.boolean("reverse")?;
         a.boolean("keep_highest")?;
@@ -409,7 +416,7 @@ impl MxTarget {
                 "the node sets shape {shape:?}, which MXNet uses instead of target_shape: \
                  read it with Mx::from_attrs"
             );
-            return Err(bad(Origin::MxLegacy, "shape", v, None, why));
+            return Err(bad(Origin::MxLegacy, "shape", v, why));
         }
         a.boolean("reverse")?;
         let target = a.tuple("target_shape")?.unwrap_or_default();
@@ -445,11 +452,11 @@ impl Npx {
         let a = Attrs::read(Origin::Npx, &["newshape", "reverse", "order"], attrs)?;
         if let Some(order) = a.get("order").filter(|o| o.trim() != "C") {
             let why = "MXNet implements npx.reshape in order C only".to_owned();
-            return Err(bad(Origin::Npx, "order", order, None, why));
+            return Err(bad(Origin::Npx, "order", order, why));
         }
         let Some(shape) = a.tuple("newshape")? else {
             let why = "the newshape attribute is required".to_owned();
-            return Err(bad(Origin::Npx, "newshape", "", None, why));
+            return Err(bad(Origin::Npx, "newshape", "", why));
         };
         Ok(Npx::new(shape).reverse(a.boolean("reverse")?))
     }

@@ -30,7 +30,7 @@ pub(crate) mod sealed {
     /// The conversion behind [`SpecInt`](super::SpecInt).
     pub trait Int {
         /// The value as a spec entry, or why it is not one.
-        fn to_spec(&self) -> Result<i64, super::EntryError>;
+        fn to_spec(&self) -> Result<i64, crate::error::Fail>;
 
         /// The value as the user wrote it, for error messages.
         fn written(&self) -> String;
@@ -38,24 +38,14 @@ pub(crate) mod sealed {
 }
 use sealed::Int;
 
-/// Why a spec entry could not be converted; it surfaces as a
-/// [`ReshapeError`](crate::ReshapeError). (`pub` in this private module only because the
-/// sealed [`Int`] names it.)
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryError {
-    rule: Rule,
-    detail: String,
-}
-
 macro_rules! spec_int {
     ($($t:ty),*) => {$(
         impl SpecInt for $t {}
         impl Int for $t {
             #[inline]
-            fn to_spec(&self) -> Result<i64, EntryError> {
-                i64::try_from(*self).map_err(|_| EntryError {
-                    rule: Rule::ValueDoesNotFit,
-                    detail: format!("value {} does not fit in i64", self),
+            fn to_spec(&self) -> Result<i64, Fail> {
+                i64::try_from(*self).map_err(|_| {
+                    Fail::whole(Rule::ValueDoesNotFit, format!("value {} does not fit in i64", self))
                 })
             }
             fn written(&self) -> String {
@@ -83,11 +73,11 @@ spec_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 /// # }
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShapeItem(Result<i64, EntryError>, String);
+pub struct ShapeItem(Result<i64, Fail>, String);
 
 impl SpecInt for ShapeItem {}
 impl Int for ShapeItem {
-    fn to_spec(&self) -> Result<i64, EntryError> {
+    fn to_spec(&self) -> Result<i64, Fail> {
         self.0.clone()
     }
     fn written(&self) -> String {
@@ -147,11 +137,7 @@ where
                 "a shape entry must be a 0-d or one-element integer array, got shape {:?}",
                 a.shape()
             );
-            let e = EntryError {
-                rule: Rule::BadShapeTensor,
-                detail,
-            };
-            return ShapeItem(Err(e), written);
+            return ShapeItem(Err(Fail::whole(Rule::BadShapeTensor, detail)), written);
         }
         let v = a.iter().next().map_or(Ok(0), |v| v.to_spec());
         ShapeItem(v, written)
@@ -187,9 +173,8 @@ enum Extra {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct BadEntry {
-    position: usize,
-    rule: Rule,
-    detail: String,
+    /// The failure, at the entry's position.
+    fail: Fail,
     written: String,
 }
 
@@ -276,9 +261,10 @@ impl SpecList {
                     written.push(v.written());
                     vals.push(0);
                     bad = Some(BadEntry {
-                        position: i,
-                        rule: e.rule,
-                        detail: e.detail,
+                        fail: Fail {
+                            position: Some(i),
+                            ..e
+                        },
                         written: written.join(", "),
                     });
                 }
@@ -301,9 +287,11 @@ impl SpecList {
         let (scalar, entries, conditions) = v.parts();
         if scalar {
             let bad = BadEntry {
-                position: 0,
-                rule: Rule::BadShapeTensor,
-                detail: format!("a shape is 1-D, not the 0-D value {v}"),
+                fail: Fail::at(
+                    Rule::BadShapeTensor,
+                    0,
+                    format!("a shape is 1-D, not the 0-D value {v}"),
+                ),
                 written: v.to_string(),
             };
             return SpecList {
@@ -392,7 +380,7 @@ impl BadEntry {
     #[cold]
     #[inline(never)]
     fn fail(&self) -> Fail {
-        Fail::at(self.rule, self.position, self.detail.clone())
+        self.fail.clone()
     }
 }
 
@@ -553,9 +541,11 @@ where
             return SpecList {
                 vals: Small::new(),
                 extra: Some(Box::new(Extra::Bad(BadEntry {
-                    position: 0,
-                    rule: Rule::BadShapeTensor,
-                    detail: format!("a shape tensor must be 1-D, got shape {:?}", self.shape()),
+                    fail: Fail::at(
+                        Rule::BadShapeTensor,
+                        0,
+                        format!("a shape tensor must be 1-D, got shape {:?}", self.shape()),
+                    ),
                     written: format!("tensor of shape {:?}", self.shape()),
                 }))),
             };

@@ -9,10 +9,7 @@ use super::expr::Rat;
 use super::ops::Op;
 use super::value::{add, joined, sizes};
 use super::{Condition, ShapeValue, SymDim};
-use crate::error::{ReshapeError, Rule};
-
-/// One entry's failure: the rule and the detail.
-pub(super) type Failure = (Rule, String);
+use crate::error::{Fail, ReshapeError, Rule};
 
 impl ShapeValue {
     /// ONNX `Add` (Paddle `add`): entry by entry, with broadcasting (a 0-D value or a single
@@ -275,7 +272,7 @@ impl ShapeValue {
                 return x
                     .checked_abs()
                     .map(SymDim::int)
-                    .ok_or_else(|| (Rule::Overflow, format!("|{x}| overflows i64")));
+                    .ok_or_else(|| Fail::whole(Rule::Overflow, format!("|{x}| overflows i64")));
             }
             Ok(a.less(&SymDim::from(0)).select(&-a, &a))
         })
@@ -432,7 +429,7 @@ impl ShapeValue {
         &self,
         other: &ShapeValue,
         name: &'static str,
-        f: impl Fn(SymDim, SymDim) -> Result<SymDim, Failure>,
+        f: impl Fn(SymDim, SymDim) -> Result<SymDim, Fail>,
     ) -> Result<ShapeValue, ReshapeError> {
         // Sums and products can leave i64; a quotient, a remainder, an extreme, a comparison or
         // a selection stays within its operands, which are i64 values already.
@@ -464,7 +461,7 @@ impl ShapeValue {
         for i in 0..len {
             let a = self.entries[if m == 1 { 0 } else { i }];
             let b = other.entries[if n == 1 { 0 } else { i }];
-            let e = f(a, b).map_err(|(rule, detail)| op.fail(rule, Some(1), detail))?;
+            let e = f(a, b).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
             if !e.is_valid() {
                 return Err(op.fail(
                     Rule::SymbolLimit,
@@ -503,28 +500,28 @@ fn number(
     b: SymDim,
     f: fn(i64, i64) -> Option<i64>,
     sign: &str,
-) -> Option<Result<SymDim, Failure>> {
+) -> Option<Result<SymDim, Fail>> {
     let (x, y) = (a.constant()?, b.constant()?);
     Some(
         f(x, y)
             .map(SymDim::int)
-            .ok_or_else(|| (Rule::Overflow, format!("{x} {sign} {y} overflows i64"))),
+            .ok_or_else(|| Fail::whole(Rule::Overflow, format!("{x} {sign} {y} overflows i64"))),
     )
 }
 
 #[cold]
-fn zero(a: SymDim) -> Failure {
-    (Rule::DivisionByZero, format!("{a} / 0"))
+fn zero(a: SymDim) -> Fail {
+    Fail::whole(Rule::DivisionByZero, format!("{a} / 0"))
 }
 
 /// A [`SymDim`] operation's error as an entry's failure.
-fn lift(e: ReshapeError) -> Failure {
-    (e.rule(), e.context().detail().to_owned())
+fn lift(e: ReshapeError) -> Fail {
+    Fail::whole(e.rule(), e.context().detail())
 }
 
 /// `a / b` truncated toward zero: the floor where the signs are known alike, its negation's
 /// floor where they are known to differ, else written out with a selection.
-fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Failure> {
+fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Fail> {
     let sign = |d: SymDim| {
         let b = bounds(d);
         match (
