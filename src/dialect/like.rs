@@ -183,11 +183,9 @@ impl<A, D: Dimension> IntoLike for &ndarray::ArrayRef<A, D> {
     }
 }
 
-super::dialect!(Like);
+super::dialect!(Like as Origin::Like);
 
 impl Rules for Like {
-    const ORIGIN: Origin = Origin::Like;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         self.infer(input, dims)

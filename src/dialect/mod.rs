@@ -33,9 +33,6 @@ pub(crate) mod ranked;
 /// concrete and symbolic dims. [`dialect!`] makes it a [`ShapeSpec`], whose failures get the
 /// input, the spec as written and the origin attached there, once.
 pub(crate) trait Rules: fmt::Display {
-    /// The name errors give the spec.
-    const ORIGIN: Origin;
-
     /// The target shape for `input` into `dims`, and the conditions it holds under.
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail>;
 
@@ -368,11 +365,28 @@ pub trait ShapeSpec: sealed::Spec {
     }
 }
 
-/// The `ShapeSpec` of a [`Rules`] type, the one line a dialect's file adds. Not a blanket impl:
-/// one over every `Rules` type would overlap the impl for `&T` (coherence allows `&T: Rules`),
-/// and generic code passes `&spec` for any `P: ShapeSpec`.
+/// The one line a dialect's file adds: `dialect!(T as Origin::X)` makes the [`Rules`] type `T`
+/// a `ShapeSpec` whose errors name `Origin::X`; `, new` also converts every
+/// [`IntoSpecList`](crate::entries::IntoSpecList) into `T` through `T::new` ([`into_spec!`]);
+/// `, list flag` writes `T` as its list, then ` flag` when the flag is set (`[2, -1] reverse`).
+///
+/// Not a blanket impl over `Rules`: that would overlap the impl for `&T` (coherence allows
+/// `&T: Rules`), which generic code needs to pass `&spec` for any `P: ShapeSpec`.
 macro_rules! dialect {
-    ($t:ty) => {
+    ($t:ty as $origin:path, new $(, $list:ident $flag:ident)?) => {
+        crate::dialect::dialect!($t as $origin $(, $list $flag)?);
+        crate::dialect::into_spec!($t);
+    };
+    ($t:ty as $origin:path, $list:ident $flag:ident) => {
+        crate::dialect::dialect!($t as $origin);
+
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                crate::dialect::write_flagged(f, &self.$list, self.$flag, stringify!($flag))
+            }
+        }
+    };
+    ($t:ty as $origin:path) => {
         impl crate::dialect::sealed::Spec for $t {
             #[inline]
             fn infer_into(
@@ -381,7 +395,7 @@ macro_rules! dialect {
                 dims: &mut crate::small::Small<usize>,
             ) -> Result<(), crate::error::ReshapeError> {
                 crate::dialect::Rules::rules(self, input, dims)
-                    .map_err(|f| f.attach(<$t as crate::dialect::Rules>::ORIGIN, input, self))
+                    .map_err(|f| f.attach($origin, input, self))
             }
 
             fn infer_sym(
@@ -391,11 +405,11 @@ macro_rules! dialect {
             ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError>
             {
                 crate::dialect::Rules::rules(self, input, dims)
-                    .map_err(|f| f.attach_sym(<$t as crate::dialect::Rules>::ORIGIN, input, self))
+                    .map_err(|f| f.attach_sym($origin, input, self))
             }
 
             fn describe(&self) -> (crate::error::Origin, String) {
-                (<$t as crate::dialect::Rules>::ORIGIN, self.to_string())
+                ($origin, self.to_string())
             }
         }
 
@@ -429,8 +443,8 @@ pub trait IntoSpec<P> {
     fn into_spec(self) -> Self::Spec;
 }
 
-/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every [`IntoSpecList`](crate::entries::IntoSpecList) (through
-/// `$t::new`).
+/// `IntoSpec<$t>` for `$t`, `&$t`, `$t` with a rank type, and every
+/// [`IntoSpecList`](crate::entries::IntoSpecList) (through `$t::new`).
 macro_rules! into_spec {
     ($t:ty) => {
         impl<T: $crate::entries::IntoSpecList> $crate::dialect::IntoSpec<$t> for T {
@@ -500,6 +514,20 @@ pub(crate) fn reject<P: ShapeSpec + ?Sized>(
 ) -> ReshapeError {
     let (dialect, written) = spec.describe();
     Fail::whole(rule, why).attach(dialect, input, written)
+}
+
+/// A spec list as written, then ` word` when `flag` is set (`[2, -1] reverse`).
+pub(crate) fn write_flagged(
+    f: &mut fmt::Formatter<'_>,
+    list: &crate::entries::SpecList,
+    flag: bool,
+    word: &str,
+) -> fmt::Result {
+    write!(f, "{list}")?;
+    if flag {
+        write!(f, " {word}")?;
+    }
+    Ok(())
 }
 
 /// Format `Option<i64>` bounds as `begin..end`.

@@ -1,8 +1,6 @@
 //! MXNet `Reshape`: the special values 0, -1, -2, -3, -4, `reverse`, and the deprecated
 //! `target_shape` / `keep_highest`.
 
-use std::fmt;
-
 use super::Rules;
 use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
@@ -101,42 +99,20 @@ impl Mx {
     }
 }
 
-impl fmt::Display for Mx {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.spec)?;
-        if self.reverse {
-            f.write_str(" reverse")?;
-        }
-        Ok(())
-    }
-}
-
-super::into_spec!(Mx);
-
-super::dialect!(Mx);
+super::dialect!(Mx as Origin::Mx, new, spec reverse);
 
 impl Rules for Mx {
-    const ORIGIN: Origin = Origin::Mx;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        infer(input, self.spec.values()?, self.reverse, dims)
+        let (spec, reverse) = (self.spec.values()?, self.reverse);
+        read(
+            dims,
+            input,
+            reverse,
+            |out, src| scan(input, spec, reverse, out, src),
+            |out, src| scan(input, spec, reverse, out, src),
+        )
     }
-}
-
-fn infer<E: Extent>(
-    input: &[E],
-    spec: &[i64],
-    reverse: bool,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
-    read(
-        dims,
-        input,
-        reverse,
-        |out, src| scan(input, spec, reverse, out, src),
-        |out, src| scan(input, spec, reverse, out, src),
-    )
 }
 
 /// The read of the spec against the input (before the products are checked); `src` records
@@ -201,7 +177,10 @@ fn scan<E: Extent, T: Track>(
                 }
                 let (a, pa) = at(i + 1);
                 let (b, pb) = at(i + 2);
-                let (a, b) = split(dim(pos), (a, pa), (b, pb), p, &mut out.conds)?;
+                if a == -1 && b == -1 {
+                    return Err(both_infer(p));
+                }
+                let (a, b) = split_pair("-4", dim(pos), (a, pa), (b, pb), p, &mut out.conds)?;
                 out.push(a);
                 src.record(pa);
                 out.push(b);
@@ -253,22 +232,15 @@ fn below(v: i64, p: usize) -> Fail {
     Fail::at(Rule::BadValue, p, format!("value {v} is below -4"))
 }
 
-/// The pair of a `-4` splitting `d0`: literal values (0 is a real zero), at most one `-1`.
-fn split<E: Extent>(
-    d0: E,
-    a: (i64, usize),
-    b: (i64, usize),
-    p: usize,
-    conds: &mut E::Conds,
-) -> Result<(E, E), Fail> {
-    if a.0 == -1 && b.0 == -1 {
-        return Err(Fail::at(
-            Rule::SplitBothInfer,
-            p,
-            "-4 -1 -1 leaves both halves unknown",
-        ));
-    }
-    split_pair("-4", d0, a, b, p, conds)
+/// A `-4 -1 -1`: MXNet's split takes at most one `-1`.
+#[cold]
+#[inline(never)]
+fn both_infer(p: usize) -> Fail {
+    Fail::at(
+        Rule::SplitBothInfer,
+        p,
+        "-4 -1 -1 leaves both halves unknown",
+    )
 }
 
 /// MXNet `Reshape`'s deprecated `target_shape` / `keep_highest` parameters.
@@ -322,65 +294,45 @@ impl MxTarget {
     }
 }
 
-impl fmt::Display for MxTarget {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.target)?;
-        if self.keep_highest {
-            f.write_str(" keep_highest")?;
-        }
-        Ok(())
-    }
-}
-
-super::dialect!(MxTarget);
+super::dialect!(MxTarget as Origin::MxLegacy, target keep_highest);
 
 impl Rules for MxTarget {
-    const ORIGIN: Origin = Origin::MxLegacy;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        infer_target(input, self.target.values()?, self.keep_highest, dims)
-    }
-}
-
-fn infer_target<E: Extent>(
-    input: &[E],
-    target: &[i64],
-    keep_highest: bool,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
-    if keep_highest && (target.is_empty() || input.is_empty()) {
-        return Err(Fail::whole(
-            Rule::KeepHighestEmpty,
-            "keep_highest needs a non-empty target_shape and an input of rank at least 1",
-        ));
-    }
-    let first = usize::from(keep_highest);
-    if let Some(p) = (first..target.len()).find(|&p| target[p] < 0) {
-        return Err(Fail::at(
-            Rule::BadValue,
-            p,
-            format!("value {} is negative", target[p]),
-        ));
-    }
-    // Exactly one zero (past the kept first dim) is inferred; more stay literal zeros.
-    let mut zeros = (first..target.len()).filter(|&p| target[p] == 0);
-    let single_zero = match (zeros.next(), zeros.next()) {
-        (Some(z), None) => Some(z),
-        _ => None,
-    };
-    let mut out = Out::new(dims);
-    for (p, &v) in target.iter().enumerate() {
-        if p == 0 && keep_highest {
-            out.push(input[0]);
-        } else if single_zero == Some(p) {
-            out.push_infer();
-        } else {
-            out.push(E::lit(v));
+        let (target, keep_highest) = (self.target.values()?, self.keep_highest);
+        if keep_highest && (target.is_empty() || input.is_empty()) {
+            return Err(Fail::whole(
+                Rule::KeepHighestEmpty,
+                "keep_highest needs a non-empty target_shape and an input of rank at least 1",
+            ));
         }
+        let first = usize::from(keep_highest);
+        if let Some(p) = (first..target.len()).find(|&p| target[p] < 0) {
+            return Err(Fail::at(
+                Rule::BadValue,
+                p,
+                format!("value {} is negative", target[p]),
+            ));
+        }
+        // Exactly one zero (past the kept first dim) is inferred; more stay literal zeros.
+        let mut zeros = (first..target.len()).filter(|&p| target[p] == 0);
+        let single_zero = match (zeros.next(), zeros.next()) {
+            (Some(z), None) => Some(z),
+            _ => None,
+        };
+        let mut out = Out::new(dims);
+        for (p, &v) in target.iter().enumerate() {
+            if p == 0 && keep_highest {
+                out.push(input[0]);
+            } else if single_zero == Some(p) {
+                out.push_infer();
+            } else {
+                out.push(E::lit(v));
+            }
+        }
+        let size = E::size(input, &mut out.conds)?;
+        out.finish(size)
     }
-    let size = E::size(input, &mut out.conds)?;
-    out.finish(size)
 }
 
 #[cfg(test)]

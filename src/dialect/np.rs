@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::Rules;
 use crate::dims::Order;
-use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::entries::{Entry, IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
 use crate::infer::{Extent, Out};
 use crate::small::Small;
@@ -84,34 +84,28 @@ impl fmt::Display for Np {
     }
 }
 
-super::dialect!(Np);
+super::dialect!(Np as Origin::Np);
 
 impl Rules for Np {
-    const ORIGIN: Origin = Origin::Np;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        infer(input, self.spec.entries()?, dims)
+        let spec = self.spec.entries()?;
+        let mut out = Out::new(dims);
+        for entry in spec.iter() {
+            match entry? {
+                (_, Entry::Dim(d)) => out.push(d),
+                (_, Entry::Code(0)) => out.push(E::lit(0)),
+                (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+                (i, Entry::Code(v)) => return Err(bad_value(i, v)),
+            }
+        }
+        let size = E::size(input, &mut out.conds)?;
+        spec.assume(input, out.finish(size)?)
     }
 
     fn order(&self) -> Order {
         self.order
     }
-}
-
-#[inline]
-fn infer<E: Extent>(input: &[E], spec: Entries<'_>, dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-    let mut out = Out::new(dims);
-    for entry in spec.iter() {
-        match entry? {
-            (_, Entry::Dim(d)) => out.push(d),
-            (_, Entry::Code(0)) => out.push(E::lit(0)),
-            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
-            (i, Entry::Code(v)) => return Err(bad_value(i, v)),
-        }
-    }
-    let size = E::size(input, &mut out.conds)?;
-    spec.assume(input, out.finish(size)?)
 }
 
 #[cold]

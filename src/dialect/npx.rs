@@ -1,7 +1,5 @@
 //! MXNet 2.x `npx.reshape` (and `np.reshape`, which calls it): renumbered special values.
 
-use std::fmt;
-
 use super::Rules;
 use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
@@ -88,59 +86,37 @@ impl Npx {
     }
 }
 
-impl fmt::Display for Npx {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.spec)?;
-        if self.reverse {
-            f.write_str(" reverse")?;
-        }
-        Ok(())
-    }
-}
-
-super::into_spec!(Npx);
-
-super::dialect!(Npx);
+super::dialect!(Npx as Origin::Npx, new, spec reverse);
 
 impl Rules for Npx {
-    const ORIGIN: Origin = Origin::Npx;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        infer(input, self.spec.values()?, self.reverse, dims)
-    }
-}
-
-fn infer<E: Extent>(
-    input: &[E],
-    spec: &[i64],
-    reverse: bool,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
-    // The first check, on the spec as written.
-    let mut infer_seen = false;
-    for (p, &v) in spec.iter().enumerate() {
-        if v < -6 {
-            return Err(Fail::at(
-                Rule::BadValue,
-                p,
-                format!("value {v} is below -6"),
-            ));
-        }
-        if v == -1 {
-            if infer_seen {
-                return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
+        let (spec, reverse) = (self.spec.values()?, self.reverse);
+        // The first check, on the spec as written.
+        let mut infer_seen = false;
+        for (p, &v) in spec.iter().enumerate() {
+            if v < -6 {
+                return Err(Fail::at(
+                    Rule::BadValue,
+                    p,
+                    format!("value {v} is below -6"),
+                ));
             }
-            infer_seen = true;
+            if v == -1 {
+                if infer_seen {
+                    return Err(Fail::at(Rule::MultipleInfer, p, "a second -1"));
+                }
+                infer_seen = true;
+            }
         }
+        read(
+            dims,
+            input,
+            reverse,
+            |out, src| scan(input, spec, reverse, out, src),
+            |out, src| scan(input, spec, reverse, out, src),
+        )
     }
-    read(
-        dims,
-        input,
-        reverse,
-        |out, src| scan(input, spec, reverse, out, src),
-        |out, src| scan(input, spec, reverse, out, src),
-    )
 }
 
 /// The read of the spec against the input, after the first check (before the products are

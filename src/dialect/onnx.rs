@@ -1,9 +1,7 @@
 //! ONNX `Reshape` (opset 14 and later): the `shape` input and the `allowzero` attribute.
 
-use std::fmt;
-
 use super::Rules;
-use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::entries::{Entry, IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
 use crate::infer::{below_minus_one, copy_dim, Extent, Out};
 use crate::small::Small;
@@ -98,58 +96,36 @@ impl Onnx {
     }
 }
 
-impl fmt::Display for Onnx {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.shape)?;
-        if self.allowzero {
-            f.write_str(" allowzero")?;
-        }
-        Ok(())
-    }
-}
-
-super::into_spec!(Onnx);
-
-super::dialect!(Onnx);
+super::dialect!(Onnx as Origin::Onnx, new, shape allowzero);
 
 impl Rules for Onnx {
-    const ORIGIN: Origin = Origin::Onnx;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        infer(input, self.shape.entries()?, self.allowzero, dims)
-    }
-}
-
-fn infer<E: Extent>(
-    input: &[E],
-    spec: Entries<'_>,
-    allowzero: bool,
-    dims: &mut Small<E>,
-) -> Result<E::Conds, Fail> {
-    let mut out = Out::new(dims);
-    let mut zero_at = None;
-    for entry in spec.iter() {
-        match entry? {
-            (_, Entry::Dim(d)) => out.push(d),
-            (i, Entry::Code(0)) if allowzero => {
-                zero_at.get_or_insert(i);
-                out.push(E::lit(0));
+        let (spec, allowzero) = (self.shape.entries()?, self.allowzero);
+        let mut out = Out::new(dims);
+        let mut zero_at = None;
+        for entry in spec.iter() {
+            match entry? {
+                (_, Entry::Dim(d)) => out.push(d),
+                (i, Entry::Code(0)) if allowzero => {
+                    zero_at.get_or_insert(i);
+                    out.push(E::lit(0));
+                }
+                (i, Entry::Code(0)) => out.push(copy_dim(input, i)?),
+                (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+                (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
             }
-            (i, Entry::Code(0)) => out.push(copy_dim(input, i)?),
-            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
-            (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
         }
+        if let (Some(z), Some(_)) = (zero_at, out.infer) {
+            return Err(Fail::at(
+                Rule::AllowzeroWithInfer,
+                z,
+                "with allowzero, a shape may not hold both a 0 and a -1",
+            ));
+        }
+        let size = E::size(input, &mut out.conds)?;
+        spec.assume(input, out.finish(size)?)
     }
-    if let (Some(z), Some(_)) = (zero_at, out.infer) {
-        return Err(Fail::at(
-            Rule::AllowzeroWithInfer,
-            z,
-            "with allowzero, a shape may not hold both a 0 and a -1",
-        ));
-    }
-    let size = E::size(input, &mut out.conds)?;
-    spec.assume(input, out.finish(size)?)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::Rules;
-use crate::entries::{Entries, Entry, IntoSpecList, SpecList};
+use crate::entries::{Entry, IntoSpecList, SpecList};
 use crate::error::{Fail, Origin};
 use crate::infer::{below_minus_one, copy_dim, Extent, Out};
 use crate::small::Small;
@@ -96,50 +96,42 @@ impl fmt::Display for Paddle {
     }
 }
 
-super::into_spec!(Paddle);
-
-super::dialect!(Paddle);
+super::dialect!(Paddle as Origin::Paddle, new);
 
 impl Rules for Paddle {
-    const ORIGIN: Origin = Origin::Paddle;
-
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        let list = self.actual.as_ref().unwrap_or(&self.spec);
-        infer(input, list.entries()?, dims)
-    }
-}
-
-fn infer<E: Extent>(input: &[E], spec: Entries<'_>, dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-    let mut conds = E::Conds::default();
-    let size = E::size(input, &mut conds);
-    let empty = input.iter().any(|d| d.is(0));
-    let mut out = Out::new(dims);
-    out.conds = conds;
-    let mut spec_zero = false;
-    for entry in spec.iter() {
-        match entry? {
-            (_, Entry::Dim(d)) => out.push(d),
-            (_, Entry::Code(0)) if empty => {
-                spec_zero = true;
-                out.push(E::lit(0));
+        let spec = self.actual.as_ref().unwrap_or(&self.spec).entries()?;
+        let mut conds = E::Conds::default();
+        let size = E::size(input, &mut conds);
+        let empty = input.iter().any(|d| d.is(0));
+        let mut out = Out::new(dims);
+        out.conds = conds;
+        let mut spec_zero = false;
+        for entry in spec.iter() {
+            match entry? {
+                (_, Entry::Dim(d)) => out.push(d),
+                (_, Entry::Code(0)) if empty => {
+                    spec_zero = true;
+                    out.push(E::lit(0));
+                }
+                (i, Entry::Code(0)) => {
+                    out.push(copy_dim(input, i)?);
+                    spec_zero = true;
+                }
+                (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+                (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
             }
-            (i, Entry::Code(0)) => {
-                out.push(copy_dim(input, i)?);
-                spec_zero = true;
+        }
+        let size = size?;
+        match out.infer {
+            Some(slot) if empty && spec_zero => {
+                // The output index is the spec index in Paddle.
+                E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
+                spec.assume(input, std::mem::take(&mut out.conds))
             }
-            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
-            (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
+            _ => spec.assume(input, out.finish(size)?),
         }
-    }
-    let size = size?;
-    match out.infer {
-        Some(slot) if empty && spec_zero => {
-            // The output index is the spec index in Paddle.
-            E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
-            spec.assume(input, std::mem::take(&mut out.conds))
-        }
-        _ => spec.assume(input, out.finish(size)?),
     }
 }
 

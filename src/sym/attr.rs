@@ -21,6 +21,15 @@ use super::ShapeValue;
 /// let b = ShapeValue::onnx_op("Unsqueeze", &[ShapeValue::scalar(5)], &[("axes", OpAttr::from(vec![0i64]))], 11)?;
 /// assert_eq!(b, ShapeValue::from(vec![5]));
 /// assert_eq!(OpAttr::from(vec![0i64, 2]).to_string(), "[0, 2]");
+/// // Every From conversion:
+/// assert_eq!(OpAttr::from(-1i64), OpAttr::Int(-1));
+/// assert_eq!(OpAttr::from(7), OpAttr::Int(7)); // i32
+/// assert_eq!(OpAttr::from(&[0i64, 1][..]), OpAttr::Ints(vec![0, 1]));
+/// assert_eq!(OpAttr::from([0i64, 1]), OpAttr::from(vec![0i64, 1]));
+/// assert_eq!(OpAttr::from(0.5f32), OpAttr::Float(0.5)); // exactly, as f64
+/// assert_eq!(OpAttr::from(vec![1.0, 2.0]), OpAttr::Floats(vec![1.0, 2.0]));
+/// assert_eq!(OpAttr::from(true), OpAttr::Bool(true));
+/// assert_eq!(OpAttr::from("int64"), OpAttr::from(String::from("int64")));
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -39,136 +48,33 @@ pub enum OpAttr {
     Str(String),
 }
 
-/// An integer attribute.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(-1i64), OpAttr::Int(-1));
-/// ```
-impl From<i64> for OpAttr {
-    fn from(v: i64) -> Self {
-        OpAttr::Int(v)
-    }
+/// `OpAttr::from` each Rust type to its variant.
+macro_rules! op_attr_from {
+    ($($t:ty => $variant:ident),* $(,)?) => {$(
+        impl From<$t> for OpAttr {
+            fn from(v: $t) -> Self {
+                OpAttr::$variant(v.into())
+            }
+        }
+    )*};
 }
-
-/// An integer attribute.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(7), OpAttr::Int(7));
-/// ```
-impl From<i32> for OpAttr {
-    fn from(v: i32) -> Self {
-        OpAttr::Int(v.into())
-    }
-}
-
-/// A list of integers.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(vec![0i64, 1]), OpAttr::Ints(vec![0, 1]));
-/// ```
-impl From<Vec<i64>> for OpAttr {
-    fn from(v: Vec<i64>) -> Self {
-        OpAttr::Ints(v)
-    }
-}
+op_attr_from!(
+    i64 => Int,
+    i32 => Int,
+    Vec<i64> => Ints,
+    &[i64] => Ints,
+    f64 => Float,
+    f32 => Float,
+    Vec<f64> => Floats,
+    bool => Bool,
+    &str => Str,
+    String => Str,
+);
 
 /// A list of integers.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// let axes: &[i64] = &[0];
-/// assert_eq!(OpAttr::from(axes), OpAttr::Ints(vec![0]));
-/// ```
-impl From<&[i64]> for OpAttr {
-    fn from(v: &[i64]) -> Self {
-        OpAttr::Ints(v.to_vec())
-    }
-}
-
-/// A list of integers.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from([0i64, 1]), OpAttr::Ints(vec![0, 1]));
-/// ```
 impl<const N: usize> From<[i64; N]> for OpAttr {
     fn from(v: [i64; N]) -> Self {
         OpAttr::Ints(v.to_vec())
-    }
-}
-
-/// A float.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(64.0), OpAttr::Float(64.0));
-/// ```
-impl From<f64> for OpAttr {
-    fn from(v: f64) -> Self {
-        OpAttr::Float(v)
-    }
-}
-
-/// A float (exactly, as `f64`).
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(0.5f32), OpAttr::Float(0.5));
-/// ```
-impl From<f32> for OpAttr {
-    fn from(v: f32) -> Self {
-        OpAttr::Float(v.into())
-    }
-}
-
-/// A list of floats.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(vec![1.0, 2.0]), OpAttr::Floats(vec![1.0, 2.0]));
-/// ```
-impl From<Vec<f64>> for OpAttr {
-    fn from(v: Vec<f64>) -> Self {
-        OpAttr::Floats(v)
-    }
-}
-
-/// A flag.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(true), OpAttr::Bool(true));
-/// ```
-impl From<bool> for OpAttr {
-    fn from(v: bool) -> Self {
-        OpAttr::Bool(v)
-    }
-}
-
-/// A string.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from("int64"), OpAttr::Str("int64".into()));
-/// ```
-impl From<&str> for OpAttr {
-    fn from(v: &str) -> Self {
-        OpAttr::Str(v.to_owned())
-    }
-}
-
-/// A string.
-///
-/// ```
-/// use ndarray_reshape::OpAttr;
-/// assert_eq!(OpAttr::from(String::from("bool")), OpAttr::Str("bool".into()));
-/// ```
-impl From<String> for OpAttr {
-    fn from(v: String) -> Self {
-        OpAttr::Str(v)
     }
 }
 

@@ -8,6 +8,9 @@ use super::attr::OpAttr;
 use super::{ShapeValue, SymDim};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
+/// A binary element-wise operation of an operator table.
+pub(super) type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;
+
 /// An operator called by name.
 pub(super) struct Call<'a> {
     /// `"onnx"` or `"paddle"`: whose table.

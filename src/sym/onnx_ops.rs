@@ -2,7 +2,7 @@
 //! conventions.
 
 use super::attr::OpAttr;
-use super::call::Call;
+use super::call::{Binary, Call};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 
@@ -111,39 +111,30 @@ impl ShapeValue {
     }
 }
 
-/// A binary element-wise operation of the table.
-type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;
-
 fn onnx(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
-    let binary: Option<Binary> = match c.op {
-        "Add" => Some(ShapeValue::add),
-        "Sub" => Some(ShapeValue::sub),
-        "Mul" => Some(ShapeValue::mul),
-        "Div" => Some(ShapeValue::div),
-        "Equal" => Some(ShapeValue::equal),
-        "Less" => Some(ShapeValue::less),
-        "Greater" => Some(ShapeValue::greater),
-        "LessOrEqual" => Some(ShapeValue::less_equal),
-        "GreaterOrEqual" => Some(ShapeValue::greater_equal),
-        "And" => Some(ShapeValue::logical_and),
-        "Or" => Some(ShapeValue::logical_or),
-        "Xor" => Some(ShapeValue::logical_xor),
-        _ => None,
+    // Element-wise operations: binary, or variadic (`Min`, `Max`, `Sum` of one or more).
+    let (binary, variadic) = (Some((2, 2)), Some((1, usize::MAX)));
+    let (f, arity): (Binary, _) = match c.op {
+        "Add" => (ShapeValue::add, binary),
+        "Sub" => (ShapeValue::sub, binary),
+        "Mul" => (ShapeValue::mul, binary),
+        "Div" => (ShapeValue::div, binary),
+        "Equal" => (ShapeValue::equal, binary),
+        "Less" => (ShapeValue::less, binary),
+        "Greater" => (ShapeValue::greater, binary),
+        "LessOrEqual" => (ShapeValue::less_equal, binary),
+        "GreaterOrEqual" => (ShapeValue::greater_equal, binary),
+        "And" => (ShapeValue::logical_and, binary),
+        "Or" => (ShapeValue::logical_or, binary),
+        "Xor" => (ShapeValue::logical_xor, binary),
+        "Min" => (ShapeValue::min, variadic),
+        "Max" => (ShapeValue::max, variadic),
+        "Sum" => (ShapeValue::add, variadic),
+        _ => (ShapeValue::add, None),
     };
-    if let Some(f) = binary {
+    if let Some((least, most)) = arity {
         c.only(&[])?;
-        c.arity(2, 2)?;
-        return f(c.input(0), c.input(1));
-    }
-    let variadic: Option<Binary> = match c.op {
-        "Min" => Some(ShapeValue::min),
-        "Max" => Some(ShapeValue::max),
-        "Sum" => Some(ShapeValue::add),
-        _ => None,
-    };
-    if let Some(f) = variadic {
-        c.only(&[])?;
-        c.arity(1, usize::MAX)?;
+        c.arity(least, most)?;
         return c.fold(f);
     }
     match c.op {

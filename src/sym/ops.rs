@@ -164,18 +164,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn concat(values: &[ShapeValue]) -> Result<ShapeValue, ReshapeError> {
-        let list = List(values);
-        let op = Op {
-            name: "concat",
-            operands: &[&list],
-        };
-        if let Some(p) = values.iter().position(|v| v.scalar) {
-            return Err(op.fail(
-                Rule::ValueRank,
-                Some(p),
-                format!("value {p} ({}) is 0-D; concat takes 1-D values", values[p]),
-            ));
-        }
+        same_rank(values, "concat", false)?;
         let entries = values.iter().flat_map(|v| v.entries.iter().copied());
         let mut v = ShapeValue::vector(entries.collect());
         let all: Vec<&ShapeValue> = values.iter().collect();
@@ -197,18 +186,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn stack(values: &[ShapeValue]) -> Result<ShapeValue, ReshapeError> {
-        let list = List(values);
-        let op = Op {
-            name: "stack",
-            operands: &[&list],
-        };
-        if let Some(p) = values.iter().position(|v| !v.scalar) {
-            return Err(op.fail(
-                Rule::ValueRank,
-                Some(p),
-                format!("value {p} ({}) is 1-D; stacking it gives rank 2", values[p]),
-            ));
-        }
+        same_rank(values, "stack", true)?;
         ShapeValue::concat(&values.iter().map(ShapeValue::as_vector).collect::<Vec<_>>())
     }
 
@@ -305,4 +283,22 @@ impl ShapeValue {
         }
         Ok(())
     }
+}
+
+/// The failure of the first of `values` that is not 0-D (`scalar`) or not 1-D, for `name`
+/// (`stack` takes scalars, `concat` 1-D values).
+fn same_rank(values: &[ShapeValue], name: &'static str, scalar: bool) -> Result<(), ReshapeError> {
+    let Some(p) = values.iter().position(|v| v.scalar != scalar) else {
+        return Ok(());
+    };
+    let why = match scalar {
+        true => format!("value {p} ({}) is 1-D; stacking it gives rank 2", values[p]),
+        false => format!("value {p} ({}) is 0-D; concat takes 1-D values", values[p]),
+    };
+    let list = List(values);
+    let op = Op {
+        name,
+        operands: &[&list],
+    };
+    Err(op.fail(Rule::ValueRank, Some(p), why))
 }

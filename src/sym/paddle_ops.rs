@@ -2,7 +2,7 @@
 //! the older program ops) with their conventions.
 
 use super::attr::OpAttr;
-use super::call::Call;
+use super::call::{Binary, Call};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 
@@ -83,9 +83,6 @@ impl ShapeValue {
         paddle(&c, op_name.strip_prefix("pd_op.").unwrap_or(op_name))
     }
 }
-
-/// A binary element-wise operation of the table.
-type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;
 
 fn paddle(c: &Call<'_>, name: &str) -> R<ShapeValue> {
     let binary: Option<Binary> = match name {

@@ -288,18 +288,20 @@ impl SymShape {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<usize>> {
-        if self
-            .conditions
-            .iter()
-            .any(|c| c.holds(bindings) != Some(true))
-        {
-            return None;
-        }
+        all_hold(&self.conditions, bindings)?;
         let dims: Option<Vec<usize>> = self.dims.iter().map(|d| d.eval(bindings)).collect();
         let dims = dims?;
         crate::dims::checked_size(dims.iter().copied())?;
         Some(dims)
     }
+}
+
+/// `Some` when every condition holds under `bindings`: where an evaluation may go on.
+pub(super) fn all_hold(conditions: &[Condition], bindings: &[(&str, usize)]) -> Option<()> {
+    conditions
+        .iter()
+        .all(|c| c.holds(bindings) == Some(true))
+        .then_some(())
 }
 
 impl fmt::Display for SymShape {

@@ -203,13 +203,7 @@ impl ShapeValue {
     /// assert_eq!(v.eval(&[]), None);
     /// ```
     pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<i64>> {
-        if self
-            .conditions
-            .iter()
-            .any(|c| c.holds(bindings) != Some(true))
-        {
-            return None;
-        }
+        super::shape::all_hold(&self.conditions, bindings)?;
         self.entries.iter().map(|d| d.eval_int(bindings)).collect()
     }
 
