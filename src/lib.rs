@@ -381,8 +381,7 @@ pub mod args {
     pub use crate::dialect::like::IntoLike;
     pub use crate::dialect::IntoSpec;
     pub use crate::entries::{IntoSpecList, ShapeItem, SpecInt, SpecList};
-    pub use crate::ext::IntoReshapeClone;
-    pub use crate::view::IntoReshapeData;
+    pub use crate::view::{Borrowed, IntoReshapeClone, IntoReshapeData};
 }
 
 /// The README's examples, compiled and run as doctests.

@@ -359,11 +359,7 @@ impl Mx {
     /// assert!(matches!(err, ReshapeError::BadAttribute(_)));
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<I>(attrs: I) -> Result<Mx, ReshapeError>
-    where
-        I: IntoIterator,
-        I::Item: AttrPair,
-    {
+    pub fn from_attrs(attrs: impl IntoIterator<Item = impl AttrPair>) -> Result<Mx, ReshapeError> {
         let a = Attrs::read(Origin::Mx, RESHAPE_KEYS, attrs)?;
         let shape = a.tuple("shape")?.unwrap_or_default();
         let target = a.tuple("target_shape")?.unwrap_or_default();
@@ -404,11 +400,9 @@ impl MxTarget {
     /// assert_eq!(t.infer_shape(&[2, 3, 4])?, vec![2, 12]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<I>(attrs: I) -> Result<MxTarget, ReshapeError>
-    where
-        I: IntoIterator,
-        I::Item: AttrPair,
-    {
+    pub fn from_attrs(
+        attrs: impl IntoIterator<Item = impl AttrPair>,
+    ) -> Result<MxTarget, ReshapeError> {
         let a = Attrs::read(Origin::MxLegacy, RESHAPE_KEYS, attrs)?;
         if let Some(shape) = a.tuple("shape")?.filter(|s| !s.is_empty()) {
             let v = a.get("shape").unwrap_or_default();
@@ -444,11 +438,7 @@ impl Npx {
     /// assert_eq!(npx.infer_shape(&[2, 3, 4])?, vec![2, 12]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<I>(attrs: I) -> Result<Npx, ReshapeError>
-    where
-        I: IntoIterator,
-        I::Item: AttrPair,
-    {
+    pub fn from_attrs(attrs: impl IntoIterator<Item = impl AttrPair>) -> Result<Npx, ReshapeError> {
         let a = Attrs::read(Origin::Npx, &["newshape", "reverse", "order"], attrs)?;
         if let Some(order) = a.get("order").filter(|o| o.trim() != "C") {
             let why = "MXNet implements npx.reshape in order C only".to_owned();
@@ -483,11 +473,10 @@ impl Like {
     /// assert_eq!(like.infer_shape(&[20, 768])?, vec![1, 20, 768]);
     /// # Ok::<(), ReshapeError>(())
     /// ```
-    pub fn from_attrs<I>(rhs: impl IntoSpecList, attrs: I) -> Result<Like, ReshapeError>
-    where
-        I: IntoIterator,
-        I::Item: AttrPair,
-    {
+    pub fn from_attrs(
+        rhs: impl IntoSpecList,
+        attrs: impl IntoIterator<Item = impl AttrPair>,
+    ) -> Result<Like, ReshapeError> {
         let keys = &["lhs_begin", "lhs_end", "rhs_begin", "rhs_end"];
         let a = Attrs::read(Origin::Like, keys, attrs)?;
         Ok(Like::new(rhs)

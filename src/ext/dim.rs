@@ -1,12 +1,12 @@
 //! Typed results and the consuming view-or-copy mode: [`IntoDim`] (a result of dynamic rank as a
-//! rank-typed array, with this crate's error) and [`IntoReshapeClone`] (the storage kinds
-//! [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) works on).
+//! rank-typed array, with this crate's error) and the [`IntoReshapeClone`] impls of the storage
+//! kinds [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) works on.
 
 use ndarray::{ArrayBase, CowRepr, Dimension, IxDyn, OwnedArcRepr, OwnedRepr, RawData, ViewRepr};
 
 use crate::dialect::ShapeSpec;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::view::{self, IntoReshapeData};
+use crate::view::{self, sealed, IntoReshapeClone};
 
 use super::impls::copy_or_fail;
 
@@ -78,46 +78,6 @@ fn wrong_rank(shape: &[usize], n: usize) -> ReshapeError {
         shape,
         format!("into_dim::<Ix{n}>"),
     )
-}
-
-/// The storage kinds [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone)
-/// works on, and the storage of its result: a view ([`ArrayView`](ndarray::ArrayView)) gives a
-/// [`CowArray`](ndarray::CowArray) of the same lifetime, an owned array an owned array, an
-/// [`ArcArray`](ndarray::ArcArray) an `ArcArray`, a `CowArray` a `CowArray`. Sealed.
-///
-/// ```
-/// use ndarray::{Array, ArrayView2, CowArray, IxDyn};
-/// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
-///
-/// fn flat<'a>(x: ArrayView2<'a, f64>) -> Result<CowArray<'a, f64, IxDyn>, ReshapeError> {
-///     x.into_reshape_clone(Mx::new([-1]))
-/// }
-/// let a = Array::<f64, _>::zeros((3, 4));
-/// assert!(flat(a.view())?.is_view());
-/// assert!(!flat(a.t())?.is_view());
-/// # Ok::<(), ReshapeError>(())
-/// ```
-pub trait IntoReshapeClone: IntoReshapeData + sealed::CloneStorage {}
-
-pub(crate) mod sealed {
-    use ndarray::{ArrayBase, Data, Dimension, RawData};
-
-    use crate::dialect::ShapeSpec;
-    use crate::error::ReshapeError;
-
-    /// The consuming view-or-copy reshape of one storage kind, and the storage of its result:
-    /// the crate's side of the public [`IntoReshapeClone`](super::IntoReshapeClone).
-    pub trait CloneStorage: RawData + Sized {
-        /// The storage of the result.
-        type Cloned: Data<Elem = Self::Elem>;
-
-        fn into_reshape_clone<D: Dimension, P: ShapeSpec + ?Sized>(
-            a: ArrayBase<Self, D>,
-            spec: &P,
-        ) -> Result<ArrayBase<Self::Cloned, P::Rank>, ReshapeError>
-        where
-            Self::Elem: Clone + Send + Sync;
-    }
 }
 
 /// `IntoReshapeClone` for a storage kind: its result storage, and the function of `view` that

@@ -6,13 +6,14 @@ use ndarray::{
     OwnedRepr, RawData, ShapeBuilder,
 };
 
-use super::{sealed, CloneStorage, IntoReshapeClone, ReshapeExt};
+use super::{sealed, ReshapeExt};
 use crate::copy;
 use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{typed_dim, Order, Reading};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::reading;
-use crate::view::{self, Borrowed, IntoReshapeData};
+use crate::view::sealed::CloneStorage;
+use crate::view::{self, Borrowed, IntoReshapeClone, IntoReshapeData};
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
 where

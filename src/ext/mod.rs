@@ -5,8 +5,7 @@
 mod dim;
 mod impls;
 
-pub(crate) use dim::sealed::CloneStorage;
-pub use dim::{IntoDim, IntoReshapeClone};
+pub use dim::IntoDim;
 
 use ndarray::{Array, ArrayBase, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData};
 
@@ -14,7 +13,7 @@ use crate::args::IntoLike;
 use crate::dialect::{IntoSpec, ShapeSpec};
 use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
-use crate::view::IntoReshapeData;
+use crate::view::{IntoReshapeClone, IntoReshapeData};
 use crate::{Mx, Np, Npx, Onnx, Order, Paddle};
 
 pub(crate) mod sealed {

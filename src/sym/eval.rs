@@ -65,12 +65,8 @@ impl Evaluator<'_> {
     }
 
     fn atom(&mut self, id: u32) -> Value {
-        if let Some(v) = cached(&self.memo, id) {
-            return v;
-        }
-        let v = self.atom_value(self.arena.atom(id));
-        self.memo.push((id, v));
-        v
+        let a = self.arena.atom(id);
+        memoized(self, id, |e| &mut e.memo, |e| e.atom_value(a))
     }
 
     fn atom_value(&mut self, a: Atom) -> Value {
@@ -113,6 +109,22 @@ impl Evaluator<'_> {
 /// `B // 2` and `B*T`), and each is walked once.
 fn cached<T: Copy>(memo: &[(u32, T)], id: u32) -> Option<T> {
     memo.iter().find(|m| m.0 == id).map(|m| m.1)
+}
+
+/// What `compute` gives for atom `id` of walker `w`, computed once per walk: kept in the
+/// walker's table `memo`.
+fn memoized<W, T: Copy>(
+    w: &mut W,
+    id: u32,
+    memo: fn(&mut W) -> &mut Vec<(u32, T)>,
+    compute: impl FnOnce(&mut W) -> T,
+) -> T {
+    if let Some(v) = cached(memo(w), id) {
+        return v;
+    }
+    let v = compute(w);
+    memo(w).push((id, v));
+    v
 }
 
 /// `x // y` toward negative infinity; `None` on overflow.
@@ -330,12 +342,8 @@ impl Bounder<'_> {
     }
 
     fn atom(&mut self, id: u32) -> Bounds {
-        if let Some(b) = cached(&self.memo, id) {
-            return b;
-        }
-        let b = self.atom_bounds(self.arena.atom(id));
-        self.memo.push((id, b));
-        b
+        let a = self.arena.atom(id);
+        memoized(self, id, |b| &mut b.memo, |b| b.atom_bounds(a))
     }
 
     fn atom_bounds(&mut self, a: Atom) -> Bounds {

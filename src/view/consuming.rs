@@ -10,7 +10,7 @@ use ndarray::{
     OwnedArcRepr, OwnedRepr, RawArrayViewMut, ShapeBuilder, ViewRepr,
 };
 
-use super::{view_or, Plan};
+use super::{sealed, view_or, IntoReshapeData, Plan};
 use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
@@ -68,66 +68,6 @@ fn empty_raw<A, D: Dimension>(n: usize) -> RawArrayViewMut<A, D> {
     // SAFETY: a shape of zeros addresses no element; the pointer is non-null and aligned.
     unsafe { RawArrayViewMut::from_shape_ptr(D::zeros(n), NonNull::<A>::dangling().as_ptr()) }
 }
-
-pub(crate) mod sealed {
-    use ndarray::{ArrayBase, Data, Dimension};
-
-    use crate::dialect::ShapeSpec;
-    use crate::error::ReshapeError;
-
-    /// The consuming and in-place reshapes of one storage kind: the crate's side of the public
-    /// [`IntoReshapeData`](super::IntoReshapeData).
-    pub trait Storage: Data + Sized {
-        /// The consuming reshape, with dims of the spec's rank type.
-        fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
-            a: ArrayBase<Self, D>,
-            spec: &P,
-        ) -> Result<ArrayBase<Self, P::Rank>, ReshapeError>;
-
-        /// Everything [`into_reshape`](Self::into_reshape) of `a` can refuse, checked without
-        /// consuming it: a view plan (and, for a shared array, what sharing forbids).
-        fn check<D: Dimension, P: ShapeSpec + ?Sized>(
-            a: &ArrayBase<Self, D>,
-            spec: &P,
-        ) -> Result<(), ReshapeError> {
-            super::Plan::empty().compute_view(spec, a.shape(), a.strides())
-        }
-
-        /// An array of no elements and rank `n`, allocating no element (a shared array's
-        /// `Arc` only): what `a` holds for the moment of an in-place reshape.
-        fn placeholder<D: Dimension>(n: usize) -> ArrayBase<Self, D>;
-
-        /// The in-place reshape: [`check`](Self::check), then the consuming reshape of the
-        /// array taken out of `a` and put back; `a` is untouched on failure.
-        fn reshape_in_place<D: Dimension, P: ShapeSpec<Rank = D> + ?Sized>(
-            a: &mut ArrayBase<Self, D>,
-            spec: &P,
-        ) -> Result<(), ReshapeError> {
-            Self::check(a, spec)?;
-            let taken = std::mem::replace(a, Self::placeholder(a.ndim()));
-            // `check` refused everything `into_reshape` refuses, so this succeeds.
-            *a = Self::into_reshape(taken, spec)?;
-            Ok(())
-        }
-    }
-}
-
-/// The storage kinds [`ReshapeExt::into_reshape`](crate::ReshapeExt::into_reshape) and
-/// [`ReshapeExt::reshape_in_place`](crate::ReshapeExt::reshape_in_place) work on: owned arrays,
-/// views, mutable views, `ArcArray` and `CowArray` (these two of `Clone` elements). Sealed.
-///
-/// ```
-/// use ndarray::{ArcArray, Array};
-/// use ndarray_reshape::{Np, Order, ReshapeExt};
-///
-/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-/// let a: ArcArray<i32, _> = Array::from_iter(0..6).into_shared();
-/// let b = a.into_reshape(Np::new([2, 3], Order::C))?;
-/// assert_eq!(b.shape(), &[2, 3]);
-/// # Ok(())
-/// # }
-/// ```
-pub trait IntoReshapeData: sealed::Storage {}
 
 impl<A> IntoReshapeData for ViewRepr<&A> {}
 impl<'a, A> sealed::Storage for ViewRepr<&'a A> {

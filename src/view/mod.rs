@@ -18,9 +18,11 @@ use crate::layout::{is_contiguous, reading, solve};
 use crate::small::Small;
 
 mod consuming;
+mod storage;
 
-pub use consuming::IntoReshapeData;
 pub(crate) use consuming::{arc_into_or, cow_into_or, owned_into_or, view_into_or};
+pub(crate) use storage::sealed;
+pub use storage::{Borrowed, IntoReshapeClone, IntoReshapeData};
 
 /// What a reshape will do: the target shape, the reading order, and whether the strides permit
 /// a view (then `strides` holds them). Filled in place in the caller's frame: a plan returned
@@ -249,39 +251,6 @@ where
     // SAFETY: a view plan for this layout, of the spec's rank, readable for `'r` (the caller's
     // contract).
     Ok(unsafe { plan.view(a.as_ptr()) })
-}
-
-/// The lifetime of what the borrowing modes return, by storage kind: the borrow of the array
-/// (`'s`), except for an [`ArrayView`], whose results borrow its data (`'a`), so that a result
-/// outlives a temporary view (`x.t().reshape_with(..)`). Implemented for every storage that
-/// holds readable data. The crate's side of
-/// [`ReshapeExt::Cow`](crate::ReshapeExt::Cow) and [`ReshapeExt::View`](crate::ReshapeExt::View).
-pub trait Borrowed: ndarray::Data + Sized {
-    /// The view-or-copy result of an array of this storage borrowed for `'s`.
-    type Cow<'s, E: Dimension + 'static>
-    where
-        Self: 's;
-    /// The strict view of an array of this storage borrowed for `'s`.
-    type View<'s, E: Dimension + 'static>
-    where
-        Self: 's;
-
-    /// A view of `a` reshaped by `spec` when the strides permit, else `copy`.
-    fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &'s ArrayBase<Self, D>,
-        spec: &P,
-        copy: impl FnOnce(
-            &ArrayRef<Self::Elem, D>,
-            &[usize],
-            Reading,
-        ) -> Result<Array<Self::Elem, P::Rank>, ReshapeError>,
-    ) -> Result<Self::Cow<'s, P::Rank>, ReshapeError>;
-
-    /// The strict view of `a` reshaped by `spec`.
-    fn view<'s, D: Dimension, P: ShapeSpec + ?Sized>(
-        a: &'s ArrayBase<Self, D>,
-        spec: &P,
-    ) -> Result<Self::View<'s, P::Rank>, ReshapeError>;
 }
 
 /// `Borrowed` for a storage whose results borrow the array.
