@@ -329,7 +329,8 @@
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
 // Modules in alphabetical order; the imports run one way, from the leaves (`error`, `small`,
-// `dims`) through `sym`, `infer`, `entries`, `dialect`, `layout`, `view` and `copy` to `ext` and `fluid`
+// `dims`) through `sym`, the inference engine (`infer`), the spec entries (`entries`), the
+// dialects (`dialect`), `layout`, `view` and `copy` to `ext` and `fluid`
 // (`python3 ../shared/tools/modcycles.py .` prints the graph).
 mod copy;
 mod dialect;
