@@ -30,6 +30,8 @@ pub enum Origin {
     Npx,
     /// ONNX `Reshape` ([`Onnx`](crate::Onnx)).
     Onnx,
+    /// An einops pattern ([`Rearrange`](crate::Rearrange)).
+    Rearrange,
     /// No reshape spec: an operation on [`ShapeValue`](crate::ShapeValue)s (`gather`, `slice`,
     /// ...), named with its operands in the message.
     ShapeOp,
@@ -53,6 +55,7 @@ impl Origin {
             Origin::Np => "numpy",
             Origin::Npx => "mxnet npx",
             Origin::Onnx => "onnx",
+            Origin::Rearrange => "einops",
             Origin::ShapeOp => "shape op",
             Origin::Ndarray => "ndarray",
         }
@@ -370,6 +373,15 @@ rules! {
     /// in floating point (shape values are integers; see
     /// [`ShapeValue::onnx_op`](crate::ShapeValue::onnx_op)).
     UnknownOp => "unknown_op",
+    /// An einops pattern that does not parse or breaks einops' rules: an unbalanced or nested
+    /// bracket, an unknown character, a name twice on a side, two ellipses, an axis on one side
+    /// only, a number in `rearrange`, a new `repeat` axis without a length
+    /// ([`Rearrange`](crate::Rearrange)).
+    BadPattern => "bad_pattern",
+    /// An input whose rank is not the one the left side of an einops pattern names.
+    PatternRank => "pattern_rank",
+    /// A length given to an axis an einops pattern does not have, or to no valid axis name.
+    AxisLength => "axis_length",
 }
 
 impl fmt::Display for ReshapeError {

@@ -354,6 +354,7 @@ pub use dialect::np::Np;
 pub use dialect::npx::Npx;
 pub use dialect::onnx::Onnx;
 pub use dialect::paddle::Paddle;
+pub use dialect::rearrange::Rearrange;
 pub use dialect::{Ranked, ShapeSpec};
 pub use dims::Order;
 #[doc(inline)]

@@ -28,6 +28,7 @@ pub(crate) mod npx;
 pub(crate) mod onnx;
 pub(crate) mod paddle;
 pub(crate) mod ranked;
+pub(crate) mod rearrange;
 
 /// What makes a type a dialect: its rules as one scan over an input shape, generic over
 /// concrete and symbolic dims. [`dialect!`] makes it a [`ShapeSpec`], whose failures get the

@@ -1,0 +1,157 @@
+//! einops' `rearrange` and `repeat` as specs: [`Rearrange`], its pattern (`pattern`), and the
+//! recipe an input rank turns it into (`recipe`): the elementary axes the input splits into,
+//! their order on the right, the axes `repeat` adds, and the output groups.
+
+use std::fmt;
+
+use super::Rules;
+use crate::error::{Fail, Origin, ReshapeError};
+use crate::infer::Extent;
+use crate::small::Small;
+
+mod pattern;
+mod recipe;
+
+pub(crate) use pattern::Op;
+use pattern::Pattern;
+
+/// An einops pattern (`"b (h w) c -> b h w c"`) with the lengths given for its axes (`h=7`): a
+/// spec for `rearrange` or, made with [`Rearrange::repeat`], for `repeat`.
+///
+/// The pattern is read as einops 0.8 reads it: axis names (Python identifiers neither starting
+/// nor ending with `_`), parenthesized groups (one level), `1` or `()` for a unit axis, one
+/// ellipsis a side (`...` on the left, `...` or `(...)` on the right), and for `repeat` numbers
+/// of at least 2 for new or repeated axes. A group on the left splits an input dim (at most one
+/// length of a group is inferred); a group on the right merges axes into an output dim.
+///
+/// # Errors
+///
+/// [`BadPattern`](crate::ReshapeError::BadPattern) from [`new`](Self::new) and
+/// [`repeat`](Self::repeat) for a pattern that does not parse or breaks einops' rules; at
+/// inference, in einops' order: [`BadPattern`](crate::ReshapeError::BadPattern) for a new
+/// `repeat` axis without a length, [`PatternRank`](crate::ReshapeError::PatternRank),
+/// [`AxisLength`](crate::ReshapeError::AxisLength) for a length given to no axis of the
+/// pattern, [`MultipleInfer`](crate::ReshapeError::MultipleInfer) for a group with two
+/// unknown lengths, then per input dim [`Overflow`](crate::ReshapeError::Overflow),
+/// [`InferZeroProduct`](crate::ReshapeError::InferZeroProduct),
+/// [`InferNotDivisible`](crate::ReshapeError::InferNotDivisible),
+/// [`SizeMismatch`](crate::ReshapeError::SizeMismatch).
+///
+/// # Examples
+///
+/// ```
+/// use ndarray_reshape::{Rearrange, ShapeSpec};
+///
+/// let r = Rearrange::new("b (h w) c -> b h w c")?.axis("h", 7);
+/// assert_eq!(r.infer_shape(&[2, 49, 96])?, vec![2, 7, 7, 96]);
+/// let up = Rearrange::repeat("h w -> (h 2) (w 2)")?;
+/// assert_eq!(up.infer_shape(&[3, 4])?, vec![6, 8]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rearrange {
+    text: Box<str>,
+    op: Op,
+    pattern: Pattern,
+    lengths: Vec<(Box<str>, usize)>,
+}
+
+impl Rearrange {
+    /// A `rearrange` pattern.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::BadPattern`], naming the pattern and the part at fault.
+    ///
+    /// ```
+    /// use ndarray_reshape::Rearrange;
+    /// assert!(Rearrange::new("b n c -> c b n").is_ok());
+    /// assert!(Rearrange::new("b (h w c -> b h w c").is_err());
+    /// ```
+    pub fn new(pattern: &str) -> Result<Rearrange, ReshapeError> {
+        Rearrange::parse(pattern, Op::Rearrange)
+    }
+
+    /// A `repeat` pattern: axes only on the right are new (a length given with
+    /// [`axis`](Self::axis), or a number), repeated in the output.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::BadPattern`], naming the pattern and the part at fault.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Rearrange, ShapeSpec};
+    /// let r = Rearrange::repeat("h w -> h w c")?.axis("c", 3);
+    /// assert_eq!(r.infer_shape(&[2, 5])?, vec![2, 5, 3]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn repeat(pattern: &str) -> Result<Rearrange, ReshapeError> {
+        Rearrange::parse(pattern, Op::Repeat)
+    }
+
+    fn parse(text: &str, op: Op) -> Result<Rearrange, ReshapeError> {
+        let origin = Origin::Rearrange;
+        match pattern::parse(text, op) {
+            Ok(pattern) => Ok(Rearrange {
+                text: text.into(),
+                op,
+                pattern,
+                lengths: Vec::new(),
+            }),
+            Err(f) => Err(f.attach_no_input(origin, format!("{text:?}"))),
+        }
+    }
+
+    /// The same pattern with the length of the axis `name` given (einops' keyword arguments,
+    /// `h=7`); a later length of the same name replaces an earlier one.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Rearrange, ShapeSpec};
+    /// let r = Rearrange::new("(h w) -> h w")?.axis("h", 2).axis("h", 3);
+    /// assert_eq!(r.infer_shape(&[12])?, vec![3, 4]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn axis(mut self, name: &str, length: usize) -> Rearrange {
+        match self.lengths.iter_mut().find(|(n, _)| &**n == name) {
+            Some(l) => l.1 = length,
+            None => self.lengths.push((name.into(), length)),
+        }
+        self
+    }
+
+    /// The pattern as written.
+    ///
+    /// ```
+    /// use ndarray_reshape::Rearrange;
+    /// assert_eq!(Rearrange::new("a b -> b a")?.pattern(), "a b -> b a");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn pattern(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for Rearrange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.op == Op::Repeat {
+            f.write_str("repeat ")?;
+        }
+        write!(f, "{:?}", &*self.text)?;
+        for (name, len) in &self.lengths {
+            write!(f, " {name}={len}")?;
+        }
+        Ok(())
+    }
+}
+
+super::dialect!(Rearrange as Origin::Rearrange);
+
+impl Rules for Rearrange {
+    fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
+        recipe.output(input, dims)
+    }
+}
+
+#[cfg(test)]
+mod tests;

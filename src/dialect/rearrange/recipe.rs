@@ -1,0 +1,243 @@
+//! A pattern against an input rank and the given lengths, as einops'
+//! `_prepare_transformation_recipe` and `_reconstruct_from_shape` compute it: the elementary
+//! axes (each input dim split into its group's axes, then the axes `repeat` adds), and which of
+//! them make each output dim.
+
+use super::pattern::{check_name, shown, Axis, Item, Op, Pattern};
+use crate::error::{Fail, Rule};
+use crate::infer::Extent;
+use crate::small::Small;
+
+/// An elementary axis: a pattern axis, or the `i`-th axis the ellipsis stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Key {
+    Axis(Axis),
+    Ellipsis(usize),
+}
+
+impl Key {
+    fn shown(&self) -> String {
+        match self {
+            Key::Axis(a) => shown(a),
+            Key::Ellipsis(i) => format!("...[{i}]"),
+        }
+    }
+}
+
+/// The recipe of one pattern for one input rank.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Recipe {
+    keys: Vec<Key>,
+    /// The known length of each elementary axis (`None`: inferred from its input dim).
+    lens: Vec<Option<usize>>,
+    /// The elementary axes of each input dim, in order, and the group as written.
+    left: Vec<(Vec<usize>, String)>,
+    /// The elementary axes of each output dim, in order.
+    right: Vec<Vec<usize>>,
+    /// How many elementary axes come from the input (the rest are new, from `repeat`).
+    from_input: usize,
+}
+
+impl Recipe {
+    /// The recipe of `pattern` for `op` on an input of rank `ndim`, with the `given` lengths.
+    pub(crate) fn new(
+        pattern: &Pattern,
+        op: Op,
+        given: &[(Box<str>, usize)],
+        ndim: usize,
+    ) -> Result<Recipe, Fail> {
+        let (left, right) = (&pattern.left, &pattern.right);
+        if op == Op::Repeat {
+            let missing = right.axes.iter().find(|a| match a {
+                Axis::Name(n) => !left.has(a) && !given.iter().any(|(g, _)| g == n),
+                _ => false,
+            });
+            if let Some(a) = missing {
+                return Err(Fail::whole(
+                    Rule::BadPattern,
+                    format!("the new axis {} needs a length", shown(a)),
+                ));
+            }
+        }
+        let others = left.items.len() - usize::from(left.ellipsis.is_some());
+        let ellipsis = match left.ellipsis {
+            Some(_) if ndim < others => return Err(rank(format!("at least {others}"), ndim)),
+            Some(_) => ndim - others,
+            None if ndim != others => return Err(rank(others.to_string(), ndim)),
+            None => 0,
+        };
+        let mut r = Recipe {
+            keys: Vec::new(),
+            lens: Vec::new(),
+            left: Vec::new(),
+            right: Vec::new(),
+            from_input: 0,
+        };
+        for item in &left.items {
+            match item {
+                Item::Ellipsis => {
+                    for i in 0..ellipsis {
+                        let id = r.push(Key::Ellipsis(i), None);
+                        r.left.push((vec![id], "...".to_owned()));
+                    }
+                }
+                Item::Group(g) => {
+                    let ids = g.iter().map(|a| r.push_axis(a)).collect();
+                    r.left.push((ids, written(g)));
+                }
+            }
+        }
+        r.from_input = r.keys.len();
+        for a in &right.axes {
+            if *a != Axis::Ellipsis && r.find(&Key::Axis(a.clone())).is_none() {
+                r.push_axis(a);
+            }
+        }
+        for (name, len) in given {
+            if let Err(why) = check_name(name) {
+                let why = format!("a length is given to {name:?}, which is no axis name: {why}");
+                return Err(Fail::whole(Rule::AxisLength, why));
+            }
+            match r.find(&Key::Axis(Axis::Name(name.clone()))) {
+                Some(id) => r.lens[id] = Some(*len),
+                None => {
+                    let why =
+                        format!("a length is given to {name}, which the pattern does not have");
+                    return Err(Fail::whole(Rule::AxisLength, why));
+                }
+            }
+        }
+        for (i, (ids, text)) in r.left.iter().enumerate() {
+            let unknown: Vec<String> = ids
+                .iter()
+                .filter(|&&id| r.lens[id].is_none())
+                .map(|&id| r.keys[id].shown())
+                .collect();
+            if unknown.len() > 1 {
+                let why = format!(
+                    "the group {text} leaves {} unknown; give all lengths of a group but one",
+                    unknown.join(" and ")
+                );
+                return Err(Fail::at(Rule::MultipleInfer, i, why));
+            }
+        }
+        for item in &right.items {
+            let group = match item {
+                Item::Ellipsis => {
+                    for i in 0..ellipsis {
+                        let id = r.find(&Key::Ellipsis(i));
+                        r.right.push(id.into_iter().collect());
+                    }
+                    continue;
+                }
+                Item::Group(g) => g,
+            };
+            let mut ids = Vec::with_capacity(group.len());
+            for a in group {
+                match a {
+                    Axis::Ellipsis => {
+                        ids.extend((0..ellipsis).filter_map(|i| r.find(&Key::Ellipsis(i))))
+                    }
+                    a => ids.extend(r.find(&Key::Axis(a.clone()))),
+                }
+            }
+            r.right.push(ids);
+        }
+        Ok(r)
+    }
+
+    fn find(&self, key: &Key) -> Option<usize> {
+        self.keys.iter().position(|k| k == key)
+    }
+
+    fn push(&mut self, key: Key, len: Option<usize>) -> usize {
+        self.keys.push(key);
+        self.lens.push(len);
+        self.keys.len() - 1
+    }
+
+    fn push_axis(&mut self, a: &Axis) -> usize {
+        let len = match a {
+            Axis::Anon { len, .. } => Some(*len),
+            _ => None,
+        };
+        self.push(Key::Axis(a.clone()), len)
+    }
+
+    /// The output shape for `input` into `dims`: each input dim's group lengths inferred as a
+    /// reshape of that dim with at most one `-1` (so the failures and conditions are the
+    /// dialects'), then each output group's product.
+    pub(crate) fn output<E: Extent>(
+        &self,
+        input: &[E],
+        dims: &mut Small<E>,
+    ) -> Result<E::Conds, Fail> {
+        let mut conds = E::Conds::default();
+        let mut lens: Vec<E> = self
+            .lens
+            .iter()
+            .map(|l| E::lit(l.map_or(1, len_of)))
+            .collect();
+        let mut group: Small<E> = Small::new();
+        for (i, (ids, text)) in self.left.iter().enumerate() {
+            group.clear();
+            let mut infer = None;
+            for (k, &id) in ids.iter().enumerate() {
+                if self.lens[id].is_none() {
+                    infer = Some(k);
+                }
+                group.push(lens[id]);
+            }
+            E::finish(&mut group, infer, input[i], &mut conds).map_err(|f| Fail {
+                position: Some(i),
+                detail: format!("input dim {i} ({}) as {text}: {}", input[i], f.detail),
+                ..f
+            })?;
+            for (k, &id) in ids.iter().enumerate() {
+                lens[id] = group[k];
+            }
+        }
+        dims.clear();
+        let mut size = E::size(input, &mut conds)?;
+        for &id in &self.from_input_to_end() {
+            size = size.merge(lens[id]);
+        }
+        for ids in &self.right {
+            dims.push(ids.iter().fold(E::lit(1), |p, &id| p.merge(lens[id])));
+        }
+        E::finish(dims, None, size, &mut conds)?;
+        Ok(conds)
+    }
+
+    /// The elementary axes `repeat` adds.
+    fn from_input_to_end(&self) -> Vec<usize> {
+        (self.from_input..self.keys.len()).collect()
+    }
+}
+
+/// A given length as a spec value (lengths past `i64` saturate, then overflow).
+fn len_of(l: usize) -> i64 {
+    i64::try_from(l).unwrap_or(i64::MAX)
+}
+
+/// A group as the pattern writes it: `b`, `(h w)`, `(c 2)`, `()`.
+fn written(g: &[Axis]) -> String {
+    let raw = |a: &Axis| match a {
+        Axis::Name(n) => n.to_string(),
+        Axis::Anon { len, .. } => len.to_string(),
+        Axis::Ellipsis => "...".to_owned(),
+    };
+    let names: Vec<String> = g.iter().map(raw).collect();
+    match g.len() {
+        1 => names[0].clone(),
+        _ => format!("({})", names.join(" ")),
+    }
+}
+
+#[cold]
+fn rank(expected: String, ndim: usize) -> Fail {
+    Fail::whole(
+        Rule::PatternRank,
+        format!("the left side names {expected} dims, the input has {ndim}"),
+    )
+}
