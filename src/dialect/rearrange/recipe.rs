@@ -199,19 +199,14 @@ impl Recipe {
         }
         dims.clear();
         let mut size = E::size(input, &mut conds)?;
-        for &id in &self.from_input_to_end() {
-            size = size.merge(lens[id]);
+        for &len in &lens[self.from_input..] {
+            size = size.merge(len);
         }
         for ids in &self.right {
             dims.push(ids.iter().fold(E::lit(1), |p, &id| p.merge(lens[id])));
         }
         E::finish(dims, None, size, &mut conds)?;
         Ok(conds)
-    }
-
-    /// The elementary axes `repeat` adds.
-    fn from_input_to_end(&self) -> Vec<usize> {
-        (self.from_input..self.keys.len()).collect()
     }
 }
 
