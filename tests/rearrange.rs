@@ -5,8 +5,59 @@
 
 use std::path::PathBuf;
 
-use ndarray_reshape::{Rearrange, ReshapeError, ShapeSpec};
+use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
+use ndarray_reshape::{Rearrange, ReshapeError, ReshapeExt, ShapeSpec};
 use serde_json::Value;
+
+fn usizes(v: &Value) -> Vec<usize> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_u64().unwrap() as usize)
+        .collect()
+}
+
+/// The case's input, built as its README says (a strided, permuted, flipped or broadcast view
+/// of a larger buffer holding `arange` values), given to `f`.
+fn with_input<T>(case: &Value, f: impl FnOnce(ArrayViewD<'_, i64>) -> T) -> T {
+    let shape = usizes(&case["input_shape"]);
+    let layout = &case["input_layout"];
+    let detail = &layout["detail"];
+    if layout["kind"] == "broadcast" {
+        let base_shape = usizes(&detail["base_shape"]);
+        let n: usize = base_shape.iter().product();
+        let base = ArrayD::from_shape_vec(IxDyn(&base_shape), (0..n as i64).collect()).unwrap();
+        return f(base.broadcast(IxDyn(&shape)).unwrap());
+    }
+    let (p, start, step) = (
+        usizes(&detail["perm"]),
+        usizes(&detail["start"]),
+        usizes(&detail["step"]),
+    );
+    let big_shape: Vec<usize> = (0..shape.len())
+        .map(|j| start[j] + shape[p[j]] * step[j])
+        .collect();
+    let mut big = ArrayD::from_elem(IxDyn(&big_shape), -1i64);
+    let mut v = big.view_mut();
+    for j in 0..shape.len() {
+        v.slice_axis_inplace(
+            Axis(j),
+            Slice::new(start[j] as isize, None, step[j] as isize),
+        );
+    }
+    let mut inv = vec![0; p.len()];
+    for (j, &pj) in p.iter().enumerate() {
+        inv[pj] = j;
+    }
+    let mut t = v.permuted_axes(IxDyn(&inv));
+    for a in usizes(&detail["flip"]) {
+        t.invert_axis(Axis(a));
+    }
+    let n: usize = shape.iter().product();
+    let values = ArrayD::from_shape_vec(IxDyn(&shape), (0..n as i64).collect()).unwrap();
+    t.assign(&values);
+    f(t.view())
+}
 
 /// Our rule for each of einops' error kinds (the cases' `error_kind`).
 fn rule_of(kind: &str) -> &'static str {
@@ -35,12 +86,7 @@ fn spec(case: &Value) -> Result<Rearrange, ReshapeError> {
 }
 
 fn check(case: &Value) -> Result<(), String> {
-    let input: Vec<usize> = case["input_shape"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as usize)
-        .collect();
+    let input = usizes(&case["input_shape"]);
     let got = spec(case).and_then(|r| r.infer_shape(&input));
     let expect = &case["expect"];
     match (got, expect.get("error_kind").and_then(Value::as_str)) {
@@ -51,10 +97,10 @@ fn check(case: &Value) -> Result<(), String> {
                 .iter()
                 .map(|d| d.as_u64().unwrap() as usize)
                 .collect();
-            match shape == want {
-                true => Ok(()),
-                false => Err(format!("shape {shape:?}, einops {want:?}")),
+            if shape != want {
+                return Err(format!("shape {shape:?}, einops {want:?}"));
             }
+            values_and_view(case)
         }
         (Ok(shape), Some(kind)) => Err(format!("shape {shape:?}, einops raised {kind}")),
         (Err(e), None) => Err(format!("{e}, einops gave {}", expect["shape"])),
@@ -63,6 +109,30 @@ fn check(case: &Value) -> Result<(), String> {
             false => Err(format!("{e}, einops raised {kind}")),
         },
     }
+}
+
+/// The result of the case's input through `reshape_with`: einops' values in C order, and a
+/// view exactly when einops' result shares memory with its input.
+fn values_and_view(case: &Value) -> Result<(), String> {
+    let r = spec(case).map_err(|e| e.to_string())?;
+    let expect = &case["expect"];
+    let want: Vec<i64> = expect["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    with_input(case, |x| {
+        let y = x.reshape_with(&r).map_err(|e| e.to_string())?;
+        let got: Vec<i64> = y.iter().copied().collect();
+        if got != want {
+            return Err(format!("values {got:?}, einops {want:?}"));
+        }
+        match expect["view"].as_bool() {
+            Some(v) if v != y.is_view() => Err(format!("view {}, einops {v}", y.is_view())),
+            _ => Ok(()),
+        }
+    })
 }
 
 #[test]

@@ -15,6 +15,7 @@ use crate::dims::Order;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::explain::Explanation;
 use crate::infer::Extent;
+use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
 
@@ -42,6 +43,13 @@ pub(crate) trait Rules: fmt::Display {
     fn order(&self) -> Order {
         Order::C
     }
+
+    /// The input's axes split and permuted before the reshape reads them (an einops pattern);
+    /// `None` for the dialects, which read the input as it is.
+    #[inline(always)]
+    fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, Fail> {
+        Ok(None)
+    }
 }
 
 pub use ranked::Ranked;
@@ -51,6 +59,7 @@ pub use ranked::Ranked;
 /// these methods can change without breaking anyone.
 pub(crate) mod sealed {
     use crate::error::{Origin, ReshapeError};
+    use crate::layout::Arrangement;
     use crate::small::Small;
     use crate::sym::{Condition, SymDim};
 
@@ -70,6 +79,13 @@ pub(crate) mod sealed {
 
         /// The dialect and the spec as written, for error messages.
         fn describe(&self) -> (Origin, String);
+
+        /// The input's axes split and permuted before the reshape reads them, in C order (an
+        /// einops pattern); `None` when the reshape reads the input as it is.
+        #[inline(always)]
+        fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
+            Ok(None)
+        }
     }
 }
 
@@ -412,6 +428,15 @@ macro_rules! dialect {
             fn describe(&self) -> (crate::error::Origin, String) {
                 ($origin, self.to_string())
             }
+
+            #[inline(always)]
+            fn arrange(
+                &self,
+                input: &[usize],
+            ) -> Result<Option<crate::layout::Arrangement>, crate::error::ReshapeError> {
+                crate::dialect::Rules::arrange(self, input)
+                    .map_err(|f| f.attach($origin, input, self))
+            }
         }
 
         impl crate::dialect::ShapeSpec for $t {
@@ -492,6 +517,10 @@ impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
     }
     fn describe(&self) -> (Origin, String) {
         (**self).describe()
+    }
+    #[inline(always)]
+    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
+        (**self).arrange(input)
     }
 }
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {

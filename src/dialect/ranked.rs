@@ -10,6 +10,7 @@ use ndarray::Dimension;
 use super::{reject, sealed, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Origin, ReshapeError, Rule};
+use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim};
 
@@ -108,6 +109,11 @@ impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
 
     fn describe(&self) -> (Origin, String) {
         self.spec.describe()
+    }
+
+    #[inline(always)]
+    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
+        self.spec.arrange(input)
     }
 }
 

@@ -80,7 +80,11 @@ macro_rules! borrowing_methods {
             $($data)*
         {
             let (shape, reading) = view::target(self, &spec)?;
-            copy_into(self, typed_dim::<P::Rank>(&shape), reading, out, || spec.describe())
+            let dims = typed_dim::<P::Rank>(&shape);
+            match view::arranged(self, &spec)? {
+                None => copy_into(self, dims, reading, out, || spec.describe()),
+                Some(a) => copy_into(&*a, dims, reading, out, || spec.describe()),
+            }
         }
 
         fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
@@ -253,7 +257,11 @@ where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    copy::copy_to(a, shape, reading).map_err(|e| out_of_memory(spec, a.shape(), e))
+    let copied = match view::arranged(a, spec)? {
+        None => copy::copy_to(a, shape, reading),
+        Some(arranged) => copy::copy_to(&*arranged, shape, Reading::C),
+    };
+    copied.map_err(|e| out_of_memory(spec, a.shape(), e))
 }
 
 /// [`ReshapeError::AllocationFailed`] for a copy of an input of `shape` by `spec`.

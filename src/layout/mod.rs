@@ -10,6 +10,7 @@ use crate::dims::{checked_size, Reading};
 pub(crate) mod strides;
 
 use crate::small::INLINE;
+pub(crate) use strides::Arrangement;
 use strides::{fill_contiguous_strides, span, steps_over};
 
 /// Whether `shape` with `strides` is C-contiguous in NumPy's relaxed sense: length-1 axes are

@@ -7,6 +7,7 @@
 use ndarray::{Dimension, ShapeBuilder, StrideShape};
 
 use crate::dims::{dim_filled, typed_dim, Reading, LIMIT};
+use crate::small::Small;
 
 /// Whether an axis of stride `outer` steps exactly over the axis read right after it (length
 /// `d`, stride `s`), so that the two read as one axis of stride `s`.
@@ -108,6 +109,43 @@ fn fill_strides<T: Copy>(
     match reading {
         Reading::C => (0..shape.len()).rev().for_each(&mut set),
         Reading::F => (0..shape.len()).for_each(&mut set),
+    }
+}
+
+/// An input's axes split and permuted before a reshape reads them (an einops pattern): the
+/// arranged shape, and for each arranged axis the input axis it steps along and the factor of
+/// that axis's stride it steps by (`None`: an axis `repeat` adds, stride 0). `pub` in this
+/// private module only because the sealed spec trait returns it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Arrangement {
+    pub(crate) shape: Small<usize>,
+    pub(crate) from: Small<Option<(usize, usize)>>,
+}
+
+impl Arrangement {
+    /// The arranged strides of an input of `strides`, into `out`. A split of a dim of a valid
+    /// layout steps within its span, so the products fit (saturating otherwise: only an empty
+    /// array's strides are never used).
+    pub(crate) fn strides(&self, strides: &[isize], out: &mut Small<isize>) {
+        out.clear();
+        for f in self.from.iter() {
+            out.push(match *f {
+                Some((axis, k)) => {
+                    let k = isize::try_from(k).unwrap_or(isize::MAX);
+                    strides[axis].saturating_mul(k)
+                }
+                None => 0,
+            });
+        }
+    }
+
+    /// Whether two indices of the arranged layout reach one element: an added axis longer
+    /// than 1 (a broadcast), so no mutable or owning view may take it.
+    pub(crate) fn aliases(&self) -> bool {
+        self.from
+            .iter()
+            .zip(self.shape.iter())
+            .any(|(f, &d)| f.is_none() && d > 1)
     }
 }
 

@@ -71,12 +71,14 @@ fn empty_raw<A, D: Dimension>(n: usize) -> RawArrayViewMut<A, D> {
 
 impl<A> IntoReshapeData for ViewRepr<&A> {}
 impl<'a, A> sealed::Storage for ViewRepr<&'a A> {
+    const UNIQUE: bool = false;
+
     fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
         a: ArrayView<'a, A, D>,
         spec: &P,
     ) -> Result<ArrayView<'a, A, P::Rank>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view(spec, a.shape(), a.strides())?;
+        plan.compute_view(spec, a.shape(), a.strides(), Self::UNIQUE)?;
         // SAFETY: a view plan for the layout of `a`, whose elements are borrowed for `'a`.
         Ok(unsafe { plan.view(a.as_ptr()) })
     }
@@ -94,7 +96,7 @@ impl<'a, A> sealed::Storage for ViewRepr<&'a mut A> {
         spec: &P,
     ) -> Result<ArrayViewMut<'a, A, P::Rank>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view(spec, a.shape(), a.strides())?;
+        plan.compute_view(spec, a.shape(), a.strides(), Self::UNIQUE)?;
         let ptr = a.as_mut_ptr();
         drop(a);
         // SAFETY: a view plan for the layout of `a`, a unique view of its elements for `'a`,
@@ -115,7 +117,7 @@ impl<A> sealed::Storage for OwnedRepr<A> {
         spec: &P,
     ) -> Result<Array<A, P::Rank>, ReshapeError> {
         let mut plan = Plan::empty();
-        plan.compute_view(spec, a.shape(), a.strides())?;
+        plan.compute_view(spec, a.shape(), a.strides(), Self::UNIQUE)?;
         Ok(owned_with_layout(a, &plan.shape, &plan.signed_strides()))
     }
 
@@ -163,7 +165,7 @@ fn arc_plan<A, D: Dimension, P: ShapeSpec + ?Sized>(
     spec: &P,
 ) -> Result<Plan, ReshapeError> {
     let mut plan = Plan::empty();
-    plan.compute_view(spec, a.shape(), a.strides())?;
+    plan.compute_view(spec, a.shape(), a.strides(), true)?;
     if !plan.contiguous && !a.is_unique() {
         return Err(reject(
             Rule::NeedsCopy,
@@ -195,7 +197,7 @@ impl<'a, A: Clone> sealed::Storage for CowRepr<'a, A> {
     ) -> Result<CowArray<'a, A, P::Rank>, ReshapeError> {
         if a.is_view() {
             let mut plan = Plan::empty();
-            plan.compute_view(spec, a.shape(), a.strides())?;
+            plan.compute_view(spec, a.shape(), a.strides(), false)?;
             // SAFETY: `a` is the view variant, which borrows its elements for `'a`; the view
             // plan addresses exactly those elements.
             Ok(CowArray::from(unsafe { plan.view(a.as_ptr()) }))
@@ -242,7 +244,7 @@ where
     P: ShapeSpec + ?Sized,
 {
     let mut plan = Plan::empty();
-    plan.compute(spec, a.shape(), a.strides())?;
+    plan.compute_unique(spec, a.shape(), a.strides())?;
     if plan.view {
         return Ok(owned_with_layout(a, &plan.shape, &plan.signed_strides()));
     }
@@ -268,7 +270,7 @@ where
         return owned_into_or(a.into_owned(), spec, copy).map(Array::into_shared);
     }
     let mut plan = Plan::empty();
-    plan.compute(spec, a.shape(), a.strides())?;
+    plan.compute_unique(spec, a.shape(), a.strides())?;
     if plan.contiguous {
         let shape = a.shape().to_vec();
         return shared_contiguous(a, &plan).map_err(|e| reject(Rule::NeedsCopy, spec, &shape, &e));

@@ -6,7 +6,7 @@
 //! for, so no caller can pair a plan with another array.
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension, IxDyn,
     OwnedArcRepr, OwnedRepr, ShapeBuilder, StrideShape, ViewRepr,
 };
 
@@ -14,7 +14,7 @@ use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
 use crate::layout::strides::{axis_low, contiguous_dims, fill_contiguous_strides};
-use crate::layout::{is_contiguous, reading, solve};
+use crate::layout::{is_contiguous, reading, solve, Arrangement};
 use crate::small::Small;
 
 mod consuming;
@@ -37,6 +37,9 @@ pub(crate) struct Plan {
     /// for `shape` in that order (what the solver would find, length-1 axes included), and is
     /// built from the shape alone.
     contiguous: bool,
+    /// The view repeats elements (an einops `repeat` broadcast): no mutable or owning view may
+    /// take it.
+    aliased: bool,
 }
 
 impl Plan {
@@ -49,6 +52,7 @@ impl Plan {
             reading: Reading::C,
             view: false,
             contiguous: false,
+            aliased: false,
         }
     }
 
@@ -63,6 +67,10 @@ impl Plan {
         strides: &[isize],
     ) -> Result<(), ReshapeError> {
         spec.infer_into(shape, &mut self.shape)?;
+        if let Some(arranged) = spec.arrange(shape)? {
+            self.compute_arranged(&arranged, strides);
+            return Ok(());
+        }
         self.reading = reading(shape, strides, spec.order());
         self.contiguous = is_contiguous(shape, strides, self.reading);
         self.view = self.contiguous || {
@@ -81,28 +89,75 @@ impl Plan {
         Ok(())
     }
 
-    /// [`compute`](Self::compute), then [`ReshapeError::NeedsCopy`] unless the plan is a view:
-    /// the strict modes.
-    #[inline]
-    fn compute_view<P: ShapeSpec + ?Sized>(
+    /// The plan of an input rearranged before the reshape (an einops pattern): the input's
+    /// strides split and permuted as `arranged` says, then read in C order as the target shape.
+    #[inline(never)]
+    fn compute_arranged(&mut self, arranged: &Arrangement, strides: &[isize]) {
+        let mut split: Small<isize> = Small::new();
+        arranged.strides(strides, &mut split);
+        let shape = &arranged.shape;
+        self.reading = Reading::C;
+        self.aliased = arranged.aliases();
+        self.contiguous = is_contiguous(shape, &split, Reading::C);
+        self.view = self.contiguous || {
+            self.strides.fill(0isize, self.shape.len());
+            let empty = shape.contains(&0);
+            solve(
+                shape,
+                &split,
+                &self.shape,
+                Reading::C,
+                empty,
+                &mut self.strides,
+            )
+        };
+    }
+
+    /// [`compute`](Self::compute) for a result that owns or mutates its elements: a view that
+    /// repeats elements is a copy instead.
+    #[inline(always)]
+    pub(crate) fn compute_unique<P: ShapeSpec + ?Sized>(
         &mut self,
         spec: &P,
         shape: &[usize],
         strides: &[isize],
     ) -> Result<(), ReshapeError> {
         self.compute(spec, shape, strides)?;
-        if self.view {
+        self.view &= !self.aliased;
+        Ok(())
+    }
+
+    /// [`compute`](Self::compute), then [`ReshapeError::NeedsCopy`] unless the plan is a view
+    /// (and, when `unique`, one that repeats no element): the strict modes.
+    #[inline]
+    fn compute_view<P: ShapeSpec + ?Sized>(
+        &mut self,
+        spec: &P,
+        shape: &[usize],
+        strides: &[isize],
+        unique: bool,
+    ) -> Result<(), ReshapeError> {
+        self.compute(spec, shape, strides)?;
+        if self.view && !(unique && self.aliased) {
             return Ok(());
         }
         Err(reject(
             Rule::NeedsCopy,
             spec,
             shape,
-            &format!(
-                "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
-                &*self.shape,
-                self.reading.order()
-            ),
+            &match self.view {
+                // A view, but one that repeats elements.
+                true => format!(
+                    "shape {:?} repeats elements of the input: a result that owns or mutates them \
+                     needs a copy",
+                    &*self.shape
+                ),
+                false => format!(
+                    "strides {strides:?} cannot be read as shape {:?} in {:?} order without a copy",
+                    &*self.shape,
+                    self.reading.order()
+                ),
+            },
         ))
     }
 
@@ -247,7 +302,7 @@ where
     P: ShapeSpec + ?Sized,
 {
     let mut plan = Plan::empty();
-    plan.compute_view(spec, a.shape(), a.strides())?;
+    plan.compute_view(spec, a.shape(), a.strides(), false)?;
     // SAFETY: a view plan for this layout, of the spec's rank, readable for `'r` (the caller's
     // contract).
     Ok(unsafe { plan.view(a.as_ptr()) })
@@ -358,7 +413,33 @@ where
 {
     let mut shape = Small::new();
     spec.infer_into(a.shape(), &mut shape)?;
+    if spec.arrange(a.shape())?.is_some() {
+        return Ok((shape, Reading::C));
+    }
     Ok((shape, reading(a.shape(), a.strides(), spec.order())))
+}
+
+/// `a` with its axes split and permuted as `spec` arranges them (an einops pattern), as the
+/// view a copy reads in C order; `None` when the spec reads `a` as it is.
+#[inline(always)]
+pub(crate) fn arranged<'a, A, D, P>(
+    a: &'a ArrayRef<A, D>,
+    spec: &P,
+) -> Result<Option<ArrayView<'a, A, IxDyn>>, ReshapeError>
+where
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let Some(arranged) = spec.arrange(a.shape())? else {
+        return Ok(None);
+    };
+    let mut strides = Small::new();
+    arranged.strides(a.strides(), &mut strides);
+    // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0 ones), so
+    // they address only its elements, which are readable for `'a`.
+    Ok(Some(unsafe {
+        from_parts(a.as_ptr().cast_mut(), &arranged.shape, &strides)
+    }))
 }
 
 /// The strict mutable view ([`ReshapeExt::reshape_view_mut`](crate::ReshapeExt::reshape_view_mut)).
@@ -372,7 +453,7 @@ where
     P: ShapeSpec + ?Sized,
 {
     let mut plan = Plan::empty();
-    plan.compute_view(spec, a.shape(), a.strides())?;
+    plan.compute_view(spec, a.shape(), a.strides(), true)?;
     let ptr = a.as_mut_ptr();
     // SAFETY: a view plan for the layout of `a`, borrowed uniquely (an `&mut ArrayRef` is
     // unshared data) for the returned lifetime.

@@ -102,6 +102,10 @@ pub(crate) mod sealed {
     /// The consuming and in-place reshapes of one storage kind: the crate's side of the public
     /// [`IntoReshapeData`](super::IntoReshapeData).
     pub trait Storage: Data + Sized {
+        /// Whether the storage owns or mutates its elements, so that a view of it may not
+        /// repeat one (an einops `repeat` broadcast): all but a read-only view.
+        const UNIQUE: bool = true;
+
         /// The consuming reshape, with dims of the spec's rank type.
         fn into_reshape<D: Dimension, P: ShapeSpec + ?Sized>(
             a: ArrayBase<Self, D>,
@@ -114,7 +118,7 @@ pub(crate) mod sealed {
             a: &ArrayBase<Self, D>,
             spec: &P,
         ) -> Result<(), ReshapeError> {
-            crate::view::Plan::empty().compute_view(spec, a.shape(), a.strides())
+            crate::view::Plan::empty().compute_view(spec, a.shape(), a.strides(), Self::UNIQUE)
         }
 
         /// An array of no elements and rank `n`, allocating no element (a shared array's

@@ -7,6 +7,7 @@ use std::fmt;
 use super::Rules;
 use crate::error::{Fail, Origin, ReshapeError};
 use crate::infer::Extent;
+use crate::layout::Arrangement;
 use crate::small::Small;
 
 mod pattern;
@@ -150,6 +151,11 @@ impl Rules for Rearrange {
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
         recipe.output(input, dims)
+    }
+
+    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, Fail> {
+        let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
+        recipe.arrangement(input).map(Some)
     }
 }
 

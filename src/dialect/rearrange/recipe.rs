@@ -6,6 +6,7 @@
 use super::pattern::{check_name, shown, Axis, Item, Op, Pattern};
 use crate::error::{Fail, Rule};
 use crate::infer::Extent;
+use crate::layout::Arrangement;
 use crate::small::Small;
 
 /// An elementary axis: a pattern axis, or the `i`-th axis the ellipsis stands for.
@@ -164,15 +165,10 @@ impl Recipe {
         self.push(Key::Axis(a.clone()), len)
     }
 
-    /// The output shape for `input` into `dims`: each input dim's group lengths inferred as a
-    /// reshape of that dim with at most one `-1` (so the failures and conditions are the
-    /// dialects'), then each output group's product.
-    pub(crate) fn output<E: Extent>(
-        &self,
-        input: &[E],
-        dims: &mut Small<E>,
-    ) -> Result<E::Conds, Fail> {
-        let mut conds = E::Conds::default();
+    /// The length of every elementary axis for `input`: each input dim's group lengths
+    /// inferred as a reshape of that dim with at most one `-1` (so the failures and conditions
+    /// are the dialects').
+    fn lengths<E: Extent>(&self, input: &[E], conds: &mut E::Conds) -> Result<Vec<E>, Fail> {
         let mut lens: Vec<E> = self
             .lens
             .iter()
@@ -188,7 +184,7 @@ impl Recipe {
                 }
                 group.push(lens[id]);
             }
-            E::finish(&mut group, infer, input[i], &mut conds).map_err(|f| Fail {
+            E::finish(&mut group, infer, input[i], conds).map_err(|f| Fail {
                 position: Some(i),
                 detail: format!("input dim {i} ({}) as {text}: {}", input[i], f.detail),
                 ..f
@@ -197,6 +193,17 @@ impl Recipe {
                 lens[id] = group[k];
             }
         }
+        Ok(lens)
+    }
+
+    /// The output shape for `input` into `dims`: each output group's product.
+    pub(crate) fn output<E: Extent>(
+        &self,
+        input: &[E],
+        dims: &mut Small<E>,
+    ) -> Result<E::Conds, Fail> {
+        let mut conds = E::Conds::default();
+        let lens = self.lengths(input, &mut conds)?;
         dims.clear();
         let mut size = E::size(input, &mut conds)?;
         for &len in &lens[self.from_input..] {
@@ -207,6 +214,28 @@ impl Recipe {
         }
         E::finish(dims, None, size, &mut conds)?;
         Ok(conds)
+    }
+
+    /// The input's axes split into the elementary axes and put in their order on the right,
+    /// with the axes `repeat` adds: what the output merges, group by group, in C order.
+    pub(crate) fn arrangement(&self, input: &[usize]) -> Result<Arrangement, Fail> {
+        let lens = self.lengths(input, &mut ())?;
+        // Each elementary axis of the input: its input dim, and the product of the lengths
+        // after it in its group (its stride in units of the input dim's stride).
+        let mut from = vec![None; self.keys.len()];
+        for (i, (ids, _)) in self.left.iter().enumerate() {
+            let mut inner = 1usize;
+            for &id in ids.iter().rev() {
+                from[id] = Some((i, inner));
+                inner = inner.saturating_mul(lens[id]);
+            }
+        }
+        let mut a = Arrangement::default();
+        for &id in self.right.iter().flatten() {
+            a.shape.push(lens[id]);
+            a.from.push(from[id]);
+        }
+        Ok(a)
     }
 }
 
