@@ -14,7 +14,7 @@ use crate::dialect::{IntoSpec, ShapeSpec};
 use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
 use crate::view::{IntoReshapeClone, IntoReshapeData};
-use crate::{Mx, Np, Npx, Onnx, Order, Paddle};
+use crate::{Mx, Np, Npx, Onnx, Order, Paddle, Rearrange};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
@@ -309,6 +309,82 @@ where
         S: Data,
     {
         self.reshape_with(&spec.into_spec())
+    }
+
+    /// einops' `rearrange(x, pattern, **lengths)`: a view whenever one strided view expresses
+    /// the result (axes split, permuted, unit axes added or removed, merges whose strides
+    /// chain), otherwise one parallel copy read straight from the input, never the
+    /// reshape-transpose-reshape chain of copies. The same as
+    /// `reshape_with(Rearrange::new(pattern)?.axis(..))`; every other mode takes a
+    /// [`Rearrange`](crate::Rearrange) too.
+    ///
+    /// # Errors
+    ///
+    /// See [`Rearrange`](crate::Rearrange).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter(0..2 * 49 * 3).into_shape_with_order((2, 49, 3)).unwrap();
+    /// let y = x.rearrange("b (h w) c -> b h w c", &[("h", 7)])?;
+    /// assert_eq!(y.shape(), &[2, 7, 7, 3]);
+    /// assert!(y.is_view());
+    /// let t = x.rearrange("b n c -> b (c n)", &[])?; // a transposed merge: one copy
+    /// assert_eq!(t[[1, 49]], x[[1, 0, 1]]);
+    /// assert!(!t.is_view());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn rearrange(
+        &self,
+        pattern: &str,
+        lengths: &[(&str, usize)],
+    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(&with_lengths(Rearrange::new(pattern)?, lengths))
+    }
+
+    /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
+    /// repeated groups (`(h 2)`) on the right. New axes are broadcasts, stride 0, where one
+    /// view expresses the result; otherwise one copy.
+    ///
+    /// # Errors
+    ///
+    /// See [`Rearrange`](crate::Rearrange).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = array![[1, 2], [3, 4]];
+    /// let c = x.repeat("h w -> h w c", &[("c", 3)])?;
+    /// assert!(c.is_view()); // a broadcast
+    /// assert_eq!(c[[1, 0, 2]], 3);
+    /// let up = x.repeat("h w -> (h 2) (w 2)", &[])?;
+    /// assert_eq!(up.row(3).to_vec(), [3, 3, 4, 4]);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn repeat(
+        &self,
+        pattern: &str,
+        lengths: &[(&str, usize)],
+    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_with(&with_lengths(Rearrange::repeat(pattern)?, lengths))
     }
 
     /// A view or nothing: never copies.
@@ -606,4 +682,11 @@ where
     where
         A: Copy + Send + Sync,
         S: Data;
+}
+
+/// `spec` with the lengths of einops' keyword arguments.
+fn with_lengths(spec: Rearrange, lengths: &[(&str, usize)]) -> Rearrange {
+    lengths
+        .iter()
+        .fold(spec, |r, &(name, len)| r.axis(name, len))
 }
