@@ -382,6 +382,9 @@ rules! {
     PatternRank => "pattern_rank",
     /// A length given to an axis an einops pattern does not have, or to no valid axis name.
     AxisLength => "axis_length",
+    /// A question about a reshape asked of a spec that moves or repeats axes (an einops
+    /// pattern that permutes): [`ShapeSpec::explain`](crate::ShapeSpec::explain).
+    NotAReshape => "not_a_reshape",
 }
 
 impl fmt::Display for ReshapeError {

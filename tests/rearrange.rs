@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
-use ndarray_reshape::{Rearrange, ReshapeError, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{OnnxNode, Rearrange, ReshapeError, ReshapeExt, ShapeSpec};
 use serde_json::Value;
 
 fn usizes(v: &Value) -> Vec<usize> {
@@ -128,11 +128,35 @@ fn values_and_view(case: &Value) -> Result<(), String> {
         if got != want {
             return Err(format!("values {got:?}, einops {want:?}"));
         }
+        let onnx = through_onnx(&r, &x).map_err(|e| format!("to_onnx_nodes: {e}"))?;
+        if onnx != want {
+            return Err(format!("through to_onnx_nodes {onnx:?}, einops {want:?}"));
+        }
         match expect["view"].as_bool() {
             Some(v) if v != y.is_view() => Err(format!("view {}, einops {v}", y.is_view())),
             _ => Ok(()),
         }
     })
+}
+
+/// `x` through the spec's ONNX nodes, run as ONNX runs them on a C-contiguous tensor.
+fn through_onnx(r: &Rearrange, x: &ArrayViewD<'_, i64>) -> Result<Vec<i64>, String> {
+    let mut t = x.as_standard_layout().into_owned();
+    for node in r.to_onnx_nodes(x.shape()).map_err(|e| e.to_string())? {
+        t = match node {
+            OnnxNode::Reshape(o) => {
+                let shape = o.infer_shape(t.shape()).map_err(|e| e.to_string())?;
+                t.as_standard_layout()
+                    .into_owned()
+                    .into_shape_with_order(IxDyn(&shape))
+                    .map_err(|e| e.to_string())?
+            }
+            OnnxNode::Transpose { perm } => t.permuted_axes(IxDyn(&perm)),
+            OnnxNode::Expand { shape } => t.broadcast(IxDyn(&shape)).ok_or("expand")?.to_owned(),
+            other => return Err(format!("unexpected node {other:?}")),
+        };
+    }
+    Ok(t.as_standard_layout().iter().copied().collect())
 }
 
 #[test]

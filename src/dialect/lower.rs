@@ -6,6 +6,7 @@ use super::onnx::Onnx;
 use super::{reject, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
+use crate::layout::Arrangement;
 use crate::sym::SymDim;
 
 /// One ONNX node of a lowered reshape ([`ShapeSpec::to_onnx_nodes`]), applied in sequence to
@@ -27,6 +28,11 @@ pub enum OnnxNode {
     },
     /// `Reshape` with this shape and `allowzero`.
     Reshape(Onnx),
+    /// `Expand` to this shape (its `shape` input): the broadcast of an einops `repeat`.
+    Expand {
+        /// The shape to broadcast to.
+        shape: Vec<usize>,
+    },
 }
 
 /// Whether reading `a` and `b` in C order and in F order gives the same sequence: each has at
@@ -61,8 +67,111 @@ pub(crate) fn check_order<P: ShapeSpec + ?Sized>(
     Ok(())
 }
 
+/// `rule` (not one `Reshape`, not a reshape at all) when `spec` moves or repeats axes (an
+/// einops pattern that permutes): for `to_onnx` and `explain`.
+pub(crate) fn reshape_only<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[usize],
+    rule: Rule,
+) -> Result<(), ReshapeError> {
+    match spec.permutes() {
+        false => Ok(()),
+        true => Err(reject(rule, spec, input, &not_a_reshape(rule))),
+    }
+}
+
+/// [`reshape_only`] on symbolic dims.
+pub(crate) fn reshape_only_sym<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[SymDim],
+    rule: Rule,
+) -> Result<(), ReshapeError> {
+    match spec.permutes() {
+        false => Ok(()),
+        true => {
+            let (origin, written) = spec.describe();
+            Err(Fail::whole(rule, not_a_reshape(rule)).attach_sym(origin, input, written))
+        }
+    }
+}
+
+fn not_a_reshape(rule: Rule) -> String {
+    let what = "the pattern moves or repeats axes, which a reshape does not";
+    match rule {
+        Rule::OnnxInexpressible => format!(
+            "{what}: no single Reshape computes it; to_onnx_nodes gives Reshape, Transpose, \
+             (Expand,) Reshape"
+        ),
+        _ => format!("{what}: there are no axis groups to explain"),
+    }
+}
+
 /// The nodes computing the reshape of `input` to `shape` (already inferred by `spec`).
 pub(crate) fn nodes<P: ShapeSpec + ?Sized>(
+    spec: &P,
+    input: &[usize],
+    shape: Vec<usize>,
+) -> Result<Vec<OnnxNode>, ReshapeError> {
+    if spec.permutes() {
+        if let Some(a) = spec.arrange(input)? {
+            return Ok(arranged_nodes(&a, input, shape));
+        }
+    }
+    Ok(reshape_nodes(spec, input, shape))
+}
+
+/// The nodes of a rearrangement: the input split into its elementary axes (`Reshape`), put in
+/// their order on the right (`Transpose`), the axes `repeat` adds inserted and broadcast
+/// (`Reshape`, `Expand`), and merged into the output (`Reshape`); each only where it changes
+/// something.
+fn arranged_nodes(a: &Arrangement, input: &[usize], shape: Vec<usize>) -> Vec<OnnxNode> {
+    let reshape = |s: &[usize]| OnnxNode::Reshape(Onnx::new(s.to_vec()).allowzero(s.contains(&0)));
+    // The elementary axes in the input's order: by input axis, then outer to inner.
+    let mut split: Vec<(usize, usize, usize)> = Vec::new(); // (axis, inner, arranged index)
+    for (k, f) in a.from.iter().enumerate() {
+        if let Some((axis, inner)) = *f {
+            split.push((axis, inner, k));
+        }
+    }
+    split.sort_by(|x, y| x.0.cmp(&y.0).then(y.1.cmp(&x.1)));
+    let split_shape: Vec<usize> = split.iter().map(|e| a.shape[e.2]).collect();
+    let mut order: Vec<usize> = split.iter().map(|e| e.2).collect();
+    order.sort_unstable();
+    let perm: Vec<usize> = order
+        .iter()
+        .map(|k| split.iter().position(|e| e.2 == *k).unwrap_or(0))
+        .collect();
+    let mut nodes = Vec::new();
+    let mut now: Vec<usize> = input.to_vec();
+    if split_shape != now {
+        nodes.push(reshape(&split_shape));
+    }
+    now = perm.iter().map(|&p| split_shape[p]).collect();
+    if perm.iter().enumerate().any(|(i, &p)| i != p) {
+        nodes.push(OnnxNode::Transpose { perm });
+    }
+    if a.from.iter().any(Option::is_none) {
+        let unit: Vec<usize> = a
+            .from
+            .iter()
+            .zip(a.shape.iter())
+            .map(|(f, &d)| if f.is_some() { d } else { 1 })
+            .collect();
+        if unit != now {
+            nodes.push(reshape(&unit));
+        }
+        now = a.shape.to_vec();
+        if unit != now {
+            nodes.push(OnnxNode::Expand { shape: now.clone() });
+        }
+    }
+    if shape != now {
+        nodes.push(reshape(&shape));
+    }
+    nodes
+}
+
+fn reshape_nodes<P: ShapeSpec + ?Sized>(
     spec: &P,
     input: &[usize],
     shape: Vec<usize>,

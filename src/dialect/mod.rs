@@ -50,6 +50,13 @@ pub(crate) trait Rules: fmt::Display {
     fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, Fail> {
         Ok(None)
     }
+
+    /// Whether [`arrange`](Self::arrange) moves or repeats axes for some input, so that the
+    /// spec is no reshape (no single ONNX `Reshape`, no axis groups).
+    #[inline(always)]
+    fn permutes(&self) -> bool {
+        false
+    }
 }
 
 pub use ranked::Ranked;
@@ -85,6 +92,13 @@ pub(crate) mod sealed {
         #[inline(always)]
         fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
             Ok(None)
+        }
+
+        /// Whether [`arrange`](Self::arrange) moves or repeats axes for some input: then the
+        /// spec is no reshape (no single ONNX `Reshape`, no axis groups).
+        #[inline(always)]
+        fn permutes(&self) -> bool {
+            false
         }
     }
 }
@@ -235,6 +249,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # }
     /// ```
     fn to_onnx(&self, input: &[usize]) -> Result<crate::Onnx, ReshapeError> {
+        lower::reshape_only(self, input, Rule::OnnxInexpressible)?;
         let shape = self.infer_shape(input)?;
         lower::check_order(self, input, &shape)?;
         let zero = shape.contains(&0);
@@ -266,7 +281,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// ```
     fn to_onnx_nodes(&self, input: &[usize]) -> Result<Vec<lower::OnnxNode>, ReshapeError> {
         let shape = self.infer_shape(input)?;
-        Ok(lower::nodes(self, input, shape))
+        lower::nodes(self, input, shape)
     }
 
     /// One ONNX `Reshape` that computes this reshape for every value of the symbols in `input`
@@ -304,6 +319,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
+        lower::reshape_only_sym(self, input, Rule::OnnxInexpressible)?;
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())
     }
@@ -327,6 +343,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn explain(&self, input: &[usize]) -> Result<Explanation, ReshapeError> {
+        lower::reshape_only(self, input, Rule::NotAReshape)?;
         let output = self.infer_shape(input)?;
         Ok(crate::explain::explain(input, &output, self.order()))
     }
@@ -349,6 +366,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn explain_symbolic(&self, input: &[SymDim]) -> Result<Explanation<SymDim>, ReshapeError> {
+        lower::reshape_only_sym(self, input, Rule::NotAReshape)?;
         let shape = self.infer_symbolic(input)?;
         Ok(crate::explain::explain(input, shape.dims(), self.order()))
     }
@@ -437,6 +455,11 @@ macro_rules! dialect {
                 crate::dialect::Rules::arrange(self, input)
                     .map_err(|f| f.attach($origin, input, self))
             }
+
+            #[inline(always)]
+            fn permutes(&self) -> bool {
+                crate::dialect::Rules::permutes(self)
+            }
         }
 
         impl crate::dialect::ShapeSpec for $t {
@@ -521,6 +544,10 @@ impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
     #[inline(always)]
     fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
         (**self).arrange(input)
+    }
+    #[inline(always)]
+    fn permutes(&self) -> bool {
+        (**self).permutes()
     }
 }
 impl<T: ShapeSpec + ?Sized> ShapeSpec for &T {

@@ -115,6 +115,11 @@ impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
     fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
         self.spec.arrange(input)
     }
+
+    #[inline(always)]
+    fn permutes(&self) -> bool {
+        self.spec.permutes()
+    }
 }
 
 impl<P: ShapeSpec, E: Dimension + 'static> ShapeSpec for Ranked<P, E> {

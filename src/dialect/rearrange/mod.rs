@@ -153,6 +153,10 @@ impl Rules for Rearrange {
         recipe.output(input, dims)
     }
 
+    fn permutes(&self) -> bool {
+        self.pattern.permutes()
+    }
+
     fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, Fail> {
         let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
         recipe.arrangement(input).map(Some)

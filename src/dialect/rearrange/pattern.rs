@@ -60,6 +60,20 @@ pub(crate) struct Pattern {
     pub right: Side,
 }
 
+impl Pattern {
+    /// Whether the right side moves an axis of the left or adds one: then the pattern is no
+    /// reshape.
+    pub(crate) fn permutes(&self) -> bool {
+        let kept: Vec<&Axis> = self
+            .right
+            .axes
+            .iter()
+            .filter(|a| self.left.has(a))
+            .collect();
+        kept.len() != self.right.axes.len() || kept.iter().copied().ne(self.left.axes.iter())
+    }
+}
+
 /// `pattern` read for `op`: each side parsed, then the rules between them, in einops' order
 /// (the ellipsis rules, then the identifiers of `op`). Anonymous axes are numbered from 0 across
 /// the pattern, so that no two are equal.
