@@ -13,3 +13,4 @@ mod hostile_sizes;
 mod in_place_and_layout;
 #[allow(clippy::module_inception)]
 mod modes;
+mod rearrange;
