@@ -10,7 +10,9 @@ mod oracle;
 mod programs;
 
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
-use ndarray_reshape::{Like, Mx, Np, Npx, Onnx, Order, Paddle, ReshapeError, ShapeSpec};
+use ndarray_reshape::{
+    Like, Mx, Np, Npx, Onnx, Order, Paddle, Rearrange, ReshapeError, ReshapeExt, ShapeSpec, SymDim,
+};
 
 /// SplitMix64: small, fast, and the same sequence on every machine.
 struct Rng(u64);
@@ -242,6 +244,151 @@ fn no_panic_sweep() {
         "only {checked_values} value checks"
     );
     eprintln!("sweep: {cases} cases, {successes} shape-only successes, {checked_values} arrays reshaped and checked against the reference");
+}
+
+/// A random einops pattern: mostly a well-formed one (names split into groups on the left,
+/// shuffled and regrouped on the right, unit axes, an ellipsis, new axes for `repeat`), some
+/// with a stray token, some random tokens.
+fn pattern(r: &mut Rng) -> String {
+    const TOKENS: &[&str] = &[
+        "a", "b", "(", ")", "1", "()", "2", "0", "01", "...", "(...)", "_x", "ß", ",", "\t", ".",
+        "->", "=>", "(a (b))", "a a",
+    ];
+    let token = |r: &mut Rng| TOKENS[r.below(TOKENS.len() as u64) as usize];
+    if r.chance(20) {
+        let mut p: Vec<&str> = (0..r.below(8)).map(|_| token(r)).collect();
+        p.insert(r.below(p.len() as u64 + 1) as usize, "->");
+        return p.join(" ");
+    }
+    let mut names: Vec<String> = ["a", "b", "c", "d", "e"][..r.below(5) as usize]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let ellipsis = r.chance(25);
+    let group = |r: &mut Rng, names: &[String]| {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < names.len() {
+            let g = 1 + r.below(2.min(names.len() - at) as u64) as usize;
+            let part = names[at..at + g].join(" ");
+            out.push(if g == 1 { part } else { format!("({part})") });
+            at += g;
+            if r.chance(10) {
+                out.push(["1", "()"][r.below(2) as usize].to_owned());
+            }
+        }
+        out
+    };
+    let mut left = group(r, &names);
+    if ellipsis {
+        left.insert(r.below(left.len() as u64 + 1) as usize, "...".to_owned());
+    }
+    for i in (1..names.len()).rev() {
+        names.swap(i, r.below(i as u64 + 1) as usize);
+    }
+    if r.chance(30) {
+        names.push(["f", "2", "3"][r.below(3) as usize].to_owned());
+    }
+    let mut right = group(r, &names);
+    if ellipsis {
+        let e = if r.chance(30) { "(...)" } else { "..." };
+        right.insert(r.below(right.len() as u64 + 1) as usize, e.to_owned());
+    }
+    if r.chance(15) {
+        let side = if r.chance(50) { &mut left } else { &mut right };
+        side.insert(r.below(side.len() as u64 + 1) as usize, token(r).to_owned());
+    }
+    format!("{} -> {}", left.join(" "), right.join(" "))
+}
+
+/// Random patterns with random lengths on random shapes (huge dims included) and on small
+/// arrays: nothing panics, an error names its rule, a success keeps the size (rearrange) or
+/// agrees with the array method, and symbolic inference agrees with the numbers.
+#[test]
+fn pattern_sweep() {
+    let mut r = Rng(0xE1_2026_0837);
+    let (mut ok, mut arrays) = (0usize, 0usize);
+    let names = ["a", "b", "c", "d", "e", "_x"];
+    for _ in 0..100_000 {
+        let text = pattern(&mut r);
+        let repeat = r.chance(30);
+        let spec = match repeat {
+            true => Rearrange::repeat(&text),
+            false => Rearrange::new(&text),
+        };
+        let mut spec = match spec {
+            Ok(s) => s,
+            Err(e) => {
+                assert!(e.to_string().starts_with(e.category()), "{e}");
+                continue;
+            }
+        };
+        for _ in 0..r.below(3) {
+            let len = match r.below(8) {
+                0 => usize::MAX,
+                1 => 0,
+                _ => r.below(5) as usize,
+            };
+            spec = spec.axis(names[r.below(names.len() as u64) as usize], len);
+        }
+        let input = shape(&mut r);
+        match spec.infer_shape(&input) {
+            Ok(out) => {
+                ok += 1;
+                if !repeat {
+                    assert_eq!(size(&out), size(&input), "{spec} on {input:?}");
+                }
+                let syms: Vec<SymDim> = input
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &d)| match (1..=5).contains(&d) && i % 2 == 0 {
+                        true => SymDim::sym(["S0", "S2", "S4"][i / 2 % 3]),
+                        false => SymDim::from(d),
+                    })
+                    .collect();
+                if let Ok(s) = spec.infer_symbolic(&syms) {
+                    let binding: Vec<(&str, usize)> = input
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, &d)| (1..=5).contains(&d) && i % 2 == 0)
+                        .map(|(i, &d)| (["S0", "S2", "S4"][i / 2 % 3], d))
+                        .collect();
+                    // A symbol named twice binds to its first dim; compare where consistent.
+                    let consistent = binding
+                        .iter()
+                        .all(|(n, d)| binding.iter().all(|(m, e)| n != m || d == e));
+                    if consistent
+                        && s.conditions()
+                            .iter()
+                            .all(|c| c.holds(&binding) == Some(true))
+                    {
+                        assert_eq!(s.eval(&binding), Some(out.clone()), "{spec} on {input:?}");
+                    }
+                }
+                let _ = spec.to_onnx_nodes(&input);
+            }
+            Err(e) => assert!(e.to_string().starts_with(e.category()), "{e}"),
+        }
+        // On a small array, the array method agrees with the shape inference.
+        if input.iter().all(|&d| d <= 64) && size(&input).is_some_and(|n| n <= 4096) {
+            let base = ArrayD::from_shape_fn(IxDyn(&input), |_| 1i64);
+            let x = strided(&mut r, &base);
+            let inferred = spec.infer_shape(x.shape());
+            match (x.reshape_with(&spec), inferred) {
+                (Ok(y), Ok(s)) => {
+                    assert_eq!(y.shape(), s.as_slice(), "{spec}");
+                    arrays += 1;
+                }
+                (Err(a), Err(b)) => assert_eq!(a.category(), b.category(), "{spec}"),
+                (a, b) => panic!("{spec} on {:?}: array {a:?}, shape {b:?}", x.shape()),
+            }
+        }
+    }
+    assert!(
+        ok > 2_000 && arrays > 2_000,
+        "only {ok} successes, {arrays} arrays"
+    );
+    eprintln!("pattern sweep: 100000 patterns, {ok} shape successes, {arrays} arrays reshaped");
 }
 
 /// Random shape programs over random symbolic shapes (`tests/common/programs.rs`): no panic,
