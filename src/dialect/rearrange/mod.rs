@@ -49,6 +49,35 @@ use pattern::Pattern;
 /// assert_eq!(up.infer_shape(&[3, 4])?, vec![6, 8]);
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
+///
+/// Framework operators are patterns (the README's table lists more). ONNX `DepthToSpace` in
+/// DCR mode is `n (b1 b2 c) h w -> n c (h b1) (w b2)`, the same as its definition (reshape,
+/// transpose, reshape), in one copy:
+///
+/// ```
+/// use ndarray::{Array, IxDyn};
+/// use ndarray_reshape::ReshapeExt;
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let (n, c, h, w, b) = (1, 3, 2, 4, 2);
+/// let x = Array::from_iter(0..(n * b * b * c * h * w) as i64)
+///     .into_shape_with_order(IxDyn(&[n, b * b * c, h, w]))
+///     .unwrap();
+/// let y = x.rearrange("n (b1 b2 c) h w -> n c (h b1) (w b2)", &[("b1", b), ("b2", b)])?;
+/// // ONNX: reshape to (N, b, b, C, H, W), transpose (0, 3, 4, 1, 5, 2), reshape.
+/// let onnx = x
+///     .clone()
+///     .into_shape_with_order(IxDyn(&[n, b, b, c, h, w]))
+///     .unwrap()
+///     .permuted_axes(IxDyn(&[0, 3, 4, 1, 5, 2]))
+///     .as_standard_layout()
+///     .into_owned()
+///     .into_shape_with_order(IxDyn(&[n, c, h * b, w * b]))
+///     .unwrap();
+/// assert_eq!(y, onnx);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rearrange {
     text: Box<str>,
