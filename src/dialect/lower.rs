@@ -6,6 +6,7 @@ use super::onnx::Onnx;
 use super::{reject, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
+use crate::infer::Extent;
 use crate::layout::Arrangement;
 use crate::sym::SymDim;
 
@@ -68,29 +69,23 @@ pub(crate) fn check_order<P: ShapeSpec + ?Sized>(
 }
 
 /// `rule` (not one `Reshape`, not a reshape at all) when `spec` moves or repeats axes (an
-/// einops pattern that permutes): for `to_onnx` and `explain`.
-pub(crate) fn reshape_only<P: ShapeSpec + ?Sized>(
+/// einops pattern that permutes): for `to_onnx` and `explain`, concrete (`input` of `usize`)
+/// or symbolic.
+pub(crate) fn reshape_only<P: ShapeSpec + ?Sized, E: Extent>(
     spec: &P,
-    input: &[usize],
-    rule: Rule,
-) -> Result<(), ReshapeError> {
-    match spec.permutes() {
-        false => Ok(()),
-        true => Err(reject(rule, spec, input, &not_a_reshape(rule))),
-    }
-}
-
-/// [`reshape_only`] on symbolic dims.
-pub(crate) fn reshape_only_sym<P: ShapeSpec + ?Sized>(
-    spec: &P,
-    input: &[SymDim],
+    input: &[E],
     rule: Rule,
 ) -> Result<(), ReshapeError> {
     match spec.permutes() {
         false => Ok(()),
         true => {
             let (origin, written) = spec.describe();
-            Err(Fail::whole(rule, not_a_reshape(rule)).attach_sym(origin, input, written))
+            Err(E::attach(
+                Fail::whole(rule, not_a_reshape(rule)),
+                origin,
+                input,
+                written,
+            ))
         }
     }
 }

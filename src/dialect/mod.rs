@@ -43,20 +43,6 @@ pub(crate) trait Rules: fmt::Display {
     fn order(&self) -> Order {
         Order::C
     }
-
-    /// The input's axes split and permuted before the reshape reads them (an einops pattern);
-    /// `None` for the dialects, which read the input as it is.
-    #[inline(always)]
-    fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, Fail> {
-        Ok(None)
-    }
-
-    /// Whether [`arrange`](Self::arrange) moves or repeats axes for some input, so that the
-    /// spec is no reshape (no single ONNX `Reshape`, no axis groups).
-    #[inline(always)]
-    fn permutes(&self) -> bool {
-        false
-    }
 }
 
 pub use ranked::Ranked;
@@ -319,7 +305,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
-        lower::reshape_only_sym(self, input, Rule::OnnxInexpressible)?;
+        lower::reshape_only(self, input, Rule::OnnxInexpressible)?;
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())
     }
@@ -366,7 +352,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn explain_symbolic(&self, input: &[SymDim]) -> Result<Explanation<SymDim>, ReshapeError> {
-        lower::reshape_only_sym(self, input, Rule::NotAReshape)?;
+        lower::reshape_only(self, input, Rule::NotAReshape)?;
         let shape = self.infer_symbolic(input)?;
         Ok(crate::explain::explain(input, shape.dims(), self.order()))
     }
@@ -421,7 +407,7 @@ macro_rules! dialect {
             }
         }
     };
-    ($t:ty as $origin:path) => {
+    ($t:ty as $origin:path $(, arranged by $arrange:ident, $permutes:ident)?) => {
         impl crate::dialect::sealed::Spec for $t {
             #[inline]
             fn infer_into(
@@ -447,19 +433,18 @@ macro_rules! dialect {
                 ($origin, self.to_string())
             }
 
-            #[inline(always)]
+            $(
             fn arrange(
                 &self,
                 input: &[usize],
             ) -> Result<Option<crate::layout::Arrangement>, crate::error::ReshapeError> {
-                crate::dialect::Rules::arrange(self, input)
-                    .map_err(|f| f.attach($origin, input, self))
+                self.$arrange(input).map_err(|f| f.attach($origin, input, self))
             }
 
-            #[inline(always)]
             fn permutes(&self) -> bool {
-                crate::dialect::Rules::permutes(self)
+                self.$permutes()
             }
+            )?
         }
 
         impl crate::dialect::ShapeSpec for $t {

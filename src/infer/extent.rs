@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::dims::{checked_size, LIMIT};
-use crate::error::{Fail, Rule};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 use crate::sym::{self, Condition, Exact, SymDim};
 
@@ -46,6 +46,9 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
 
     /// The input's size, or an `overflow` (`symbol_limit`) failure.
     fn size(input: &[Self], conds: &mut Self::Conds) -> Result<Self, Fail>;
+
+    /// The [`ReshapeError`] of a failure of a spec of `origin`, written as `spec`, on `input`.
+    fn attach(f: Fail, origin: Origin, input: &[Self], spec: impl fmt::Display) -> ReshapeError;
 
     /// The shared tail of every dialect: `overflow`, `infer_zero_product`,
     /// `infer_not_divisible`, `size_mismatch`, in this order; fills the `-1` at `infer`.
@@ -129,6 +132,10 @@ impl Extent for usize {
     #[inline(always)]
     fn is(self, v: usize) -> bool {
         self == v
+    }
+
+    fn attach(f: Fail, origin: Origin, input: &[usize], spec: impl fmt::Display) -> ReshapeError {
+        f.attach(origin, input, spec)
     }
 
     #[inline(always)]
@@ -278,6 +285,10 @@ impl Extent for SymDim {
     type Conds = Small<Condition>;
 
     #[cold]
+    fn attach(f: Fail, origin: Origin, input: &[SymDim], spec: impl fmt::Display) -> ReshapeError {
+        f.attach_sym(origin, input, spec)
+    }
+
     fn lit(v: i64) -> SymDim {
         SymDim::from(dim_of(v))
     }

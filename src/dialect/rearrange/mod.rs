@@ -174,19 +174,23 @@ impl fmt::Display for Rearrange {
     }
 }
 
-super::dialect!(Rearrange as Origin::Rearrange);
+super::dialect!(Rearrange as Origin::Rearrange, arranged by arrangement, permutes);
 
 impl Rules for Rearrange {
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
         recipe.output(input, dims)
     }
+}
 
+impl Rearrange {
+    /// Whether the pattern moves or repeats axes: then it is no reshape.
     fn permutes(&self) -> bool {
         self.pattern.permutes()
     }
 
-    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, Fail> {
+    /// The input's axes split, put in their order on the right, and the new axes added.
+    fn arrangement(&self, input: &[usize]) -> Result<Option<Arrangement>, Fail> {
         let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
         recipe.arrangement(input).map(Some)
     }
