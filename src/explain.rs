@@ -533,4 +533,65 @@ mod tests {
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].kind, Regroup);
     }
+
+    #[test]
+    fn symbolic_unit_and_zero_dims_group_as_numbers_do() {
+        let (b, k) = (SymDim::sym("B"), SymDim::from);
+        let e = explain(&[b, k(1), k(8)], &[b, k(8)], Order::C);
+        let got: Vec<GroupKind> = e.groups().iter().map(|g| g.kind).collect();
+        assert_eq!(got, [Keep, Remove, Keep]);
+        // A zero dim makes one group of everything.
+        assert_eq!(explain(&[b, k(0)], &[k(0), b], Order::C).groups().len(), 1);
+    }
+
+    #[test]
+    fn order_and_unit_moves() {
+        assert_eq!(explain(&[2, 3], &[6], Order::F).order(), Order::F);
+        let m = explain(&[2, 3], &[2, 3, 1], Order::C).unit_moves().unwrap();
+        assert_eq!(
+            (m.squeeze, m.unsqueeze, m.permutation),
+            (vec![], vec![2], None)
+        );
+        let m = explain(&[2, 1, 3], &[2, 3], Order::C).unit_moves().unwrap();
+        assert_eq!(
+            (m.squeeze, m.unsqueeze, m.permutation),
+            (vec![1], vec![], None)
+        );
+        // At equal ranks: the permutation, the dropped and added unit axes paired.
+        let m = explain(&[1, 5], &[5, 1], Order::C).unit_moves().unwrap();
+        assert_eq!((m.squeeze, m.unsqueeze), (vec![0], vec![1]));
+        assert_eq!(m.permutation, Some(vec![1, 0]));
+        assert_eq!(
+            explain(&[4, 5], &[4, 5], Order::C)
+                .unit_moves()
+                .unwrap()
+                .permutation,
+            Some(vec![0, 1])
+        );
+        assert!(explain(&[2, 3], &[6], Order::C).unit_moves().is_none());
+    }
+
+    #[test]
+    fn transpose_through_refuses_what_is_no_permutation() {
+        let e = explain(&[4, 2, 3], &[4, 6], Order::C);
+        assert_eq!(
+            e.transpose_through(&[2, 0, 1]),
+            Some((vec![6, 4], vec![1, 0]))
+        );
+        assert_eq!(e.transpose_through(&[0, 1]), None); // too short
+        assert_eq!(e.transpose_through(&[0, 1, 2, 3]), None); // too long
+        assert_eq!(e.transpose_through(&[0, 5, 1]), None); // no such axis
+        assert_eq!(e.transpose_through(&[0, 0, 1]), None); // an axis twice
+        assert_eq!(e.transpose_through(&[1, 0, 2]), None); // cuts the merge of 2 and 3
+    }
+
+    #[test]
+    fn copy_group_needs_one_stride_per_axis() {
+        let e = explain(&[2, 3, 4], &[2, 12], Order::C);
+        assert_eq!(e.copy_group(&[12, 4, 1]), None);
+        assert_eq!(e.copy_group(&[12, 1, 3]), Some(1));
+        assert_eq!(e.copy_group(&[12, 4]), None); // not this input's strides
+        let empty = explain(&[2, 0, 4], &[0, 8], Order::C);
+        assert_eq!(empty.copy_group(&[1, 2, 3]), None);
+    }
 }
