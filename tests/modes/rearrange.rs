@@ -37,6 +37,13 @@ fn views_share_the_buffer_on_every_storage() -> Result<(), ReshapeError> {
     assert_eq!(x.view().reshape_with(&heads)?.as_ptr(), x.as_ptr());
     let r: &ndarray::ArrayRef<i64, IxDyn> = &x;
     assert_eq!(r.reshape_with(&heads)?, want);
+    assert_eq!(
+        r.rearrange("b n (h d) -> b h n d", &[("h", 4)])?.as_ptr(),
+        x.as_ptr()
+    );
+    let mut m = x.clone();
+    let mr: &mut ndarray::ArrayRef<i64, IxDyn> = &mut m;
+    assert_eq!(mr.reshape_view_mut(&heads)?, want);
     // Typed results.
     let t = x.reshape_view((&heads).dim::<Ix4>())?;
     assert_eq!(t.dim(), (2, 4, 6, 8));
