@@ -336,4 +336,16 @@ mod tests {
             assert_eq!(got.category(), *want, "{lhs:?} {rhs:?} {b:?}");
         }
     }
+
+    #[test]
+    fn a_symbolic_rhs_entry_outside_the_range_is_never_read() {
+        use crate::{ShapeValue, SymDim};
+        // rhs [B, 6, 4] with only entries 1.. used: numbers alone decide.
+        let rhs = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(6), SymDim::from(4)]);
+        let spec = Like::new(&rhs).lhs(Some(1), None).rhs(Some(1), None);
+        assert_eq!(spec.infer_shape(&[2, 24]).unwrap(), vec![2, 6, 4]);
+        // Read, the symbol needs a number.
+        let err = Like::new(&rhs).infer_shape(&[2, 24]).unwrap_err();
+        assert_eq!(err.category(), "needs_number");
+    }
 }
