@@ -76,3 +76,70 @@ fn symbolic_splits_carry_their_conditions() {
     assert_eq!(s.eval(&[("B", 1), ("N", 6)]), Some(vec![1, 2, 3]));
     assert_eq!(s.eval(&[("B", 1), ("N", 5)]), None);
 }
+
+#[test]
+fn display_and_pattern() {
+    let r = Rearrange::new("a b -> b a")
+        .unwrap()
+        .axis("a", 2)
+        .axis("b", 3);
+    assert_eq!(r.to_string(), r#""a b -> b a" a=2 b=3"#);
+    assert_eq!(r.pattern(), "a b -> b a");
+    let rep = Rearrange::repeat("h -> h c").unwrap().axis("c", 4);
+    assert_eq!(rep.to_string(), r#"repeat "h -> h c" c=4"#);
+}
+
+#[test]
+fn a_pattern_that_moves_axes_is_no_reshape_through_any_reference() {
+    use crate::{OnnxNode, ReshapeError};
+    use ndarray::{Ix3, IxDyn};
+    let plain = Rearrange::new("b (h w) c -> b h w c").unwrap().axis("h", 7);
+    assert!(plain.to_onnx(&[2, 49, 3]).is_ok());
+    assert!(plain.explain(&[2, 49, 3]).is_ok());
+    assert!(plain
+        .to_onnx_symbolic(&[SymDim::sym("B"), SymDim::from(49), SymDim::from(3)])
+        .is_ok());
+    let t = Rearrange::new("b n c -> b c n").unwrap();
+    let onnx = |e: ReshapeError| (e.category(), e.to_string().contains("to_onnx_nodes gives"));
+    assert_eq!(
+        onnx(t.to_onnx(&[2, 5, 3]).unwrap_err()),
+        ("onnx_inexpressible", true)
+    );
+    assert_eq!(
+        onnx((&t).to_onnx(&[2, 5, 3]).unwrap_err()),
+        ("onnx_inexpressible", true)
+    );
+    let ranked = (&t).dim::<Ix3>();
+    assert_eq!(
+        onnx(ranked.to_onnx(&[2, 5, 3]).unwrap_err()),
+        ("onnx_inexpressible", true)
+    );
+    let e = t.explain(&[2, 5, 3]).unwrap_err();
+    assert_eq!(e.category(), "not_a_reshape");
+    assert!(e.to_string().contains("no axis groups"), "{e}");
+    let sym = [SymDim::sym("B"), SymDim::from(5), SymDim::from(3)];
+    assert_eq!(
+        t.explain_symbolic(&sym).unwrap_err().category(),
+        "not_a_reshape"
+    );
+    assert_eq!(
+        t.to_onnx_symbolic(&sym).unwrap_err().category(),
+        "onnx_inexpressible"
+    );
+    // A transpose alone: no Reshape before or after it.
+    assert_eq!(
+        t.to_onnx_nodes(&[2, 5, 3]).unwrap(),
+        [OnnxNode::Transpose {
+            perm: vec![0, 2, 1]
+        }]
+    );
+    // Through a reference and a rank type, the modes still permute.
+    let x = ndarray::Array::from_iter(0..30)
+        .into_shape_with_order(IxDyn(&[2, 5, 3]))
+        .unwrap();
+    use crate::ReshapeExt;
+    let want = x.view().permuted_axes(IxDyn(&[0, 2, 1])).to_owned();
+    assert_eq!(x.reshape_with(&t).unwrap(), want);
+    assert_eq!(x.reshape_with(ranked).unwrap().into_dyn(), want);
+    assert_eq!(x.reshape_owned((&t).dim::<Ix3>()).unwrap().into_dyn(), want);
+}
