@@ -204,4 +204,25 @@ mod tests {
         assert_eq!(Reading::F.order(), Order::F);
         assert_eq!(Reading::C.ndarray(), ndarray::Order::RowMajor);
     }
+
+    #[test]
+    fn arranged_strides_and_aliasing() {
+        // [6, 4] split as (2 3) 4, permuted to 4 3 2, then a new axis of length k.
+        fn small<T: Copy + Default>(v: &[T]) -> Small<T> {
+            let mut s = Small::new();
+            v.iter().for_each(|&x| s.push(x));
+            s
+        }
+        let arranged = |k: usize| Arrangement {
+            shape: small(&[4, 3, 2, k]),
+            from: small(&[Some((1, 1)), Some((0, 1)), Some((0, 3)), None]),
+        };
+        let mut out = Small::new();
+        arranged(2).strides(&[4, 1], &mut out);
+        assert_eq!(&out[..], [1, 4, 12, 0]);
+        assert!(arranged(2).aliases());
+        // A new axis of length 1 or 0 repeats nothing.
+        assert!(!arranged(1).aliases());
+        assert!(!arranged(0).aliases());
+    }
 }
