@@ -54,6 +54,15 @@ fn failures_name_the_rule_and_the_group() {
             .starts_with("input dim 1 (49) as (h w): "),
         "{err}"
     );
+    let err = r("a b -> b a")
+        .axis("a", 3)
+        .infer_shape(&[2, 5])
+        .unwrap_err();
+    assert_eq!(err.category(), "size_mismatch");
+    assert!(
+        err.context().detail().starts_with("input dim 0 (2) as a: "),
+        "{err}"
+    );
     let e = shape(&r("b n -> n b"), &[2, 49, 3]).unwrap_err();
     assert!(e.starts_with("pattern_rank"), "{e}");
     let e = shape(&r("b n c -> b n c").axis("q", 2), &[2, 49, 3]).unwrap_err();
