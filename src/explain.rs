@@ -542,7 +542,12 @@ mod tests {
         assert_eq!(got, [Keep, Remove, Keep]);
         // A zero dim makes one group of everything.
         assert_eq!(explain(&[b, k(0)], &[k(0), b], Order::C).groups().len(), 1);
-        assert_eq!(explain(&[k(0), k(3)], &[k(0), k(3)], Order::C).groups().len(), 1);
+        assert_eq!(
+            explain(&[k(0), k(3)], &[k(0), k(3)], Order::C)
+                .groups()
+                .len(),
+            1
+        );
     }
 
     #[test]

@@ -358,7 +358,7 @@ mod tests {
     #[test]
     fn failures_point_at_the_character() {
         let at = |p: &str| parse(p, Op::Rearrange).unwrap_err().position;
-        assert_eq!(at("a -> a,"), Some(6)); // on the right: counted from the pattern's start
+        assert_eq!(at("ab -> ab,"), Some(8)); // on the right: counted from the pattern's start
         assert_eq!(at("...x -> a"), Some(0)); // a word that starts with the ellipsis
         assert_eq!(at("ß ) -> ß"), Some(2)); // characters, not bytes
         let e = parse("a.... -> a", Op::Rearrange).unwrap_err();

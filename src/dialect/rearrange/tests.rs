@@ -147,6 +147,10 @@ fn a_pattern_that_moves_axes_is_no_reshape_through_any_reference() {
         t.to_onnx_symbolic(&sym).unwrap_err().category(),
         "onnx_inexpressible"
     );
+    // A reference to, or a rank type of, a dialect's spec is a reshape.
+    let mx = crate::Mx::new([-1]);
+    assert!(<&crate::Mx as ShapeSpec>::to_onnx(&&mx, &[2, 3]).is_ok());
+    assert!(mx.clone().dim::<ndarray::Ix1>().to_onnx(&[2, 3]).is_ok());
     // A transpose alone: no Reshape before or after it.
     assert_eq!(
         t.to_onnx_nodes(&[2, 5, 3]).unwrap(),
