@@ -54,6 +54,12 @@ fn failures_name_the_rule_and_the_group() {
             .starts_with("input dim 1 (49) as (h w): "),
         "{err}"
     );
+    // The position is the input dim, not the unknown's place in its group.
+    let err = r("(h w) c -> h w c")
+        .axis("h", 5)
+        .infer_shape(&[49, 3])
+        .unwrap_err();
+    assert_eq!(err.context().position(), Some(0));
     let err = r("a b -> b a")
         .axis("a", 3)
         .infer_shape(&[2, 5])
