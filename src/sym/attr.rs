@@ -24,7 +24,8 @@ use super::ShapeValue;
 /// // Every From conversion:
 /// assert_eq!(OpAttr::from(-1i64), OpAttr::Int(-1));
 /// assert_eq!(OpAttr::from(7), OpAttr::Int(7)); // i32
-/// assert_eq!(OpAttr::from(&[0i64, 1][..]), OpAttr::Ints(vec![0, 1]));
+/// let axes: &[i64] = &[0, 1];
+/// assert_eq!(OpAttr::from(axes), OpAttr::Ints(vec![0, 1]));
 /// assert_eq!(OpAttr::from([0i64, 1]), OpAttr::from(vec![0i64, 1]));
 /// assert_eq!(OpAttr::from(0.5f32), OpAttr::Float(0.5)); // exactly, as f64
 /// assert_eq!(OpAttr::from(vec![1.0, 2.0]), OpAttr::Floats(vec![1.0, 2.0]));
