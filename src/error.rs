@@ -38,6 +38,9 @@ pub enum Origin {
     /// No reshape spec: ndarray's conversion of a result's dimension type
     /// ([`IntoDim::into_dim`](crate::IntoDim::into_dim)).
     Ndarray,
+    /// No reshape spec: a strided view of a plain slice ([`StridedSlice`](crate::StridedSlice)),
+    /// named by its strides, offset and slice length, its axis as the position.
+    Strided,
 }
 
 impl Origin {
@@ -58,6 +61,7 @@ impl Origin {
             Origin::Rearrange => "einops",
             Origin::ShapeOp => "shape op",
             Origin::Ndarray => "ndarray",
+            Origin::Strided => "strided slice",
         }
     }
 }
@@ -193,11 +197,12 @@ impl fmt::Display for ErrorContext {
             Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
         match self.origin {
-            Origin::ShapeOp => write!(f, "{} {}", self.origin, self.spec)?,
+            Origin::ShapeOp | Origin::Strided => write!(f, "{} {}", self.origin, self.spec)?,
             _ => write!(f, "{} spec {}", self.origin, self.spec)?,
         }
         match (self.position, self.origin) {
             (Some(p), Origin::ShapeOp) => write!(f, ", operand {p}")?,
+            (Some(p), Origin::Strided) => write!(f, ", axis {p}")?,
             (Some(p), _) => write!(f, ", position {p}")?,
             (None, _) => {}
         }
@@ -385,6 +390,9 @@ rules! {
     /// A question about a reshape asked of a spec that moves or repeats axes (an einops
     /// pattern that permutes): [`ShapeSpec::explain`](crate::ShapeSpec::explain).
     NotAReshape => "not_a_reshape",
+    /// A strided view of a slice that reaches an index outside it
+    /// ([`StridedSlice::new`](crate::StridedSlice::new)); the position is the axis.
+    ViewOutOfBounds => "view_out_of_bounds",
 }
 
 impl fmt::Display for ReshapeError {

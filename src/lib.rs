@@ -346,7 +346,7 @@ mod small;
 mod sym;
 mod view;
 
-pub use copy::set_helper_standby;
+pub use copy::{set_helper_standby, StridedSlice};
 pub use dialect::like::Like;
 pub use dialect::lower::OnnxNode;
 pub use dialect::mx::{Mx, MxTarget};

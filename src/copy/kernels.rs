@@ -120,7 +120,7 @@ pub(super) const WALK_MAX_AXES: usize = 8;
 /// Clone every element of the array at `ptr` (`shape`, `strides`), read in `reading`, into
 /// `dst[..n]`, where `n` is the array's element count: the whole copy in one pass over the
 /// array's own axes, for small outputs, with no schedule, no chunking and no allocation. The
-/// axes are simplified by [`merge_axis`], as [`Source::read`] does, into a fixed stack array;
+/// axes are simplified by [`merge_axis`], as [`Source::read_dims`] does, into a fixed stack array;
 /// rows run along the axis read fastest. Returns `false`, having written nothing, when more
 /// than [`WALK_MAX_AXES`] axes remain.
 ///

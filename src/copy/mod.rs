@@ -3,7 +3,7 @@
 //! or of whole rows) or of two axis groups (`groups.rs`), on rayon when large.
 //!
 //! With `view`, the only module with `unsafe` code (raw writes into the output). An F-order
-//! reading is a C-order reading of the axes reversed, so past [`Source::read`] the kernels only
+//! reading is a C-order reading of the axes reversed, so past [`Source::read_dims`] the kernels only
 //! know C order.
 
 mod groups;
@@ -15,8 +15,10 @@ mod parallel;
 #[cfg(test)]
 mod plans;
 mod simd;
+mod slice;
 mod standby;
 
+pub use slice::StridedSlice;
 pub use standby::set_helper_standby;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
@@ -46,7 +48,7 @@ unsafe impl<A: Sync> Sync for Source<A> {}
 unsafe impl<A: Sync> Send for Source<A> {}
 
 impl<A> Source<A> {
-    /// An empty source at `ptr`, for [`read`](Self::read) to fill in place.
+    /// An empty source at `ptr`, for [`read_dims`](Self::read_dims) to fill in place.
     #[inline(always)]
     fn at(ptr: *const A) -> Self {
         Source {
@@ -56,12 +58,12 @@ impl<A> Source<A> {
         }
     }
 
-    /// Fill this (empty) source with `a` read in `reading`, simplified by [`merge_axis`]: the same
-    /// reading order with fewer, longer axes, outermost first, always read in C order. Filled in
-    /// place: a source returned by value is moved with a `memcpy` of its 200 bytes.
+    /// Fill this (empty) source with the axes `shape` and `strides` read in `reading`,
+    /// simplified by [`merge_axis`]: the same reading order with fewer, longer axes, outermost
+    /// first, always read in C order. Filled in place: a source returned by value is moved with
+    /// a `memcpy` of its 200 bytes.
     #[inline(always)]
-    fn read<D: Dimension>(&mut self, a: &ArrayRef<A, D>, reading: Reading) {
-        let (shape, strides) = (a.shape(), a.strides());
+    fn read_dims(&mut self, shape: &[usize], strides: &[isize], reading: Reading) {
         let n = shape.len();
         for i in 0..n {
             let k = reading.axis(i, n);
@@ -73,11 +75,12 @@ impl<A> Source<A> {
         }
     }
 
-    /// [`at`](Self::at) and [`read`](Self::read) (for tests; the copies fill in place).
+    /// [`at`](Self::at) and [`read_dims`](Self::read_dims) of `a` (for tests; the copies
+    /// fill in place).
     #[cfg(test)]
     fn of<D: Dimension>(a: &ArrayRef<A, D>, reading: Reading) -> Self {
         let mut l = Source::at(a.as_ptr());
-        l.read(a, reading);
+        l.read_dims(a.shape(), a.strides(), reading);
         l
     }
 }
@@ -203,68 +206,89 @@ where
     A: Copy + Send + Sync,
     D: Dimension,
 {
-    let n = a.len();
-    assert_eq!(out.len(), n, "the caller checks the output length");
+    assert_eq!(out.len(), a.len(), "the caller checks the output length");
+    // SAFETY: `a` is live and borrowed (shared) for this call while `out` is borrowed mutably,
+    // so the two do not overlap; `out` holds one slot per element of `a`.
+    unsafe { copy_into_raw(a.as_ptr(), a.shape(), a.strides(), reading, out) };
+}
+
+/// [`copy_into`] of the array at `ptr` with `shape` and `strides` (the door of
+/// [`StridedSlice`](slice::StridedSlice) too).
+///
+/// # Safety
+///
+/// `ptr`, `shape` and `strides` must describe a live, readable array of `out.len()` elements
+/// (every index within `shape` an element) that does not overlap `out`.
+#[inline(always)]
+unsafe fn copy_into_raw<A: Copy + Send + Sync>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+    reading: Reading,
+    out: &mut [A],
+) {
+    let n = out.len();
     if n == 0 {
         return;
     }
-    // SAFETY: `a` is live, non-empty and borrowed (shared) for this call while `out` is
-    // borrowed mutably, so the two do not overlap. `out` holds exactly `n` slots, each written
-    // once; overwriting initialized `Copy` values without dropping them is sound (they have no
-    // drop glue).
-    if small_output::<A>(n) && unsafe { walk_array(a, reading, out.as_mut_ptr()) } {
+    let dst = out.as_mut_ptr();
+    // SAFETY: the caller's contract: a live, non-empty array of `n` elements, and `n` slots
+    // of `out` apart from it, each written once; overwriting initialized `Copy` values without
+    // dropping them is sound (they have no drop glue).
+    if small_output::<A>(n) && unsafe { kernels::walk(ptr, shape, strides, reading, dst) } {
         return;
     }
-    let mut source = Source::at(a.as_ptr());
-    source.read(a, reading);
+    let mut source = Source::at(ptr);
+    source.read_dims(shape, strides, reading);
     // `Copy` elements are still read through their type, not as bits, unless they are known to
     // have no padding (the vector kernels read every byte).
     let schedule = Schedule::new(&source, n, simd::plain_by_name::<A>());
-    // SAFETY: as above; `source` describes `a` and the schedule's units write disjoint slots
-    // that together cover `out` once.
+    // SAFETY: as above; `source` describes the array and the schedule's units write disjoint
+    // slots that together cover `out` once.
     unsafe { run(&source, &schedule, Dst(out.as_mut_ptr()), n) };
 }
 
 /// Whether an output of `n` elements of `A` is under [`SMALL_BYTES`]: copied in one
-/// [`walk_array`] when its axes fit the walk.
+/// [`walk`](kernels::walk) when its axes fit the walk.
 #[inline(always)]
 fn small_output<A>(n: usize) -> bool {
     n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES
 }
 
-/// [`kernels::walk`] over `a`, read in `reading`, into `dst`; `false`, having written nothing,
-/// when too many axes remain for the walk.
-///
-/// # Safety
-///
-/// `a` must be non-empty and `dst` must point to `a.len()` writable slots that do not overlap
-/// it and that no other thread touches.
-#[inline(always)]
-unsafe fn walk_array<A, D>(a: &ArrayRef<A, D>, reading: Reading, dst: *mut A) -> bool
-where
-    A: Clone,
-    D: Dimension,
-{
-    // SAFETY: `a` is a live, non-empty array and `dst` has room for its elements (the
-    // caller's contract).
-    unsafe { kernels::walk(a.as_ptr(), a.shape(), a.strides(), reading, dst) }
-}
-
-/// The elements of `a`, read in `reading`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
-/// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for the walk)
-/// through [`gather_c_into`]'s schedule, in the same buffer.
+/// The elements of `a`, read in `reading`, in a fresh `Vec`: [`gather_raw`] of its pointer,
+/// shape and strides.
 #[inline(always)]
 fn gather<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Result<Vec<A>, AllocError>
 where
     A: Clone + Send + Sync,
     D: Dimension,
 {
-    let n = a.len();
+    // SAFETY: `a` is a live array of `a.len()` elements, borrowed for this call.
+    unsafe { gather_raw(a.as_ptr(), a.shape(), a.strides(), reading, a.len()) }
+}
+
+/// The `n` elements of the array at `ptr` with `shape` and `strides`, read in `reading`, in a
+/// fresh `Vec`: outputs under [`SMALL_BYTES`] in one [`walk`](kernels::walk) of the array,
+/// larger ones (or with too many axes for the walk) through [`gather_c_into`]'s schedule, in
+/// the same buffer.
+///
+/// # Safety
+///
+/// `ptr`, `shape` and `strides` must describe a live, readable array of `n` elements (every
+/// index within `shape` an element).
+#[inline(always)]
+unsafe fn gather_raw<A: Clone + Send + Sync>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+    reading: Reading,
+    n: usize,
+) -> Result<Vec<A>, AllocError> {
     let out = if n != 0 && small_output::<A>(n) {
         let mut out: Vec<A> = buffer(n)?;
-        // SAFETY: `a` is a live, non-empty array borrowed for this call and `out` (fresh) has
-        // room for its `n` elements, which the walk writes once each when it returns `true`.
-        if unsafe { walk_array(a, reading, out.as_mut_ptr()) } {
+        // SAFETY: a live, non-empty array (the caller's contract) and a fresh `out` with room
+        // for its `n` elements, which the walk writes once each when it returns `true`.
+        if unsafe { kernels::walk(ptr, shape, strides, reading, out.as_mut_ptr()) } {
             // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
             // gets here and leaves the `Vec` at length 0.
             unsafe { out.set_len(n) };
@@ -275,8 +299,8 @@ where
     } else {
         buffer(n)?
     };
-    let mut source = Source::at(a.as_ptr());
-    source.read(a, reading);
+    let mut source = Source::at(ptr);
+    source.read_dims(shape, strides, reading);
     Ok(gather_c_into(&source, out, n))
 }
 

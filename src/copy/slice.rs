@@ -1,0 +1,461 @@
+//! The copy engine behind a plain slice: [`StridedSlice`], a strided view given as a buffer, a
+//! shape, element strides and an offset (the way candle, rten and burn's CPU backends hold a
+//! tensor), checked once against the buffer and then copied by the same planning, kernels and
+//! threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
+
+use crate::dims::Order;
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::layout;
+
+/// A strided view of a slice: element `[i0, i1, ...]` at `data[offset + i0 * strides[0] +
+/// i1 * strides[1] + ...]`, strides in elements, negative (a flipped axis) and zero (a
+/// broadcast axis) allowed. [`new`](Self::new) checks that every index the view can reach is
+/// inside `data`, once, in time linear in the rank; after that the copies read nothing else.
+///
+/// For a backend without `ndarray` that keeps a tensor as a buffer, a shape, strides and an
+/// offset, and needs it contiguous (before a matmul, or to hand it to a kernel that takes
+/// contiguous input only):
+///
+/// ```
+/// use ndarray_reshape::{Order, ReshapeError, StridedSlice};
+///
+/// struct Tensor {
+///     buf: Vec<f32>,
+///     shape: Vec<usize>,
+///     strides: Vec<isize>,
+///     offset: usize,
+/// }
+///
+/// impl Tensor {
+///     /// The same tensor, C-contiguous.
+///     fn contiguous(&self) -> Result<Tensor, ReshapeError> {
+///         let view = StridedSlice::new(&self.buf, &self.shape, &self.strides, self.offset)?;
+///         Ok(Tensor {
+///             buf: view.to_vec(Order::C)?,
+///             shape: self.shape.clone(),
+///             strides: ndarray_reshape::layout::contiguous_strides(&self.shape, Order::C),
+///             offset: 0,
+///         })
+///     }
+/// }
+///
+/// // A 2 x 3 tensor, transposed and its rows flipped: shape [3, 2], strides [-1, 3], offset 2.
+/// let t = Tensor {
+///     buf: vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0],
+///     shape: vec![3, 2],
+///     strides: vec![-1, 3],
+///     offset: 2,
+/// };
+/// let c = t.contiguous()?;
+/// assert_eq!(c.buf, [2.0, 5.0, 1.0, 4.0, 0.0, 3.0]);
+/// assert_eq!(c.strides, [2, 1]);
+///
+/// // A view that reaches past its buffer is an error, not a read out of bounds.
+/// let err = StridedSlice::new(&t.buf, &[3, 2], &[1, 3], 2).unwrap_err();
+/// assert_eq!(err.category(), "view_out_of_bounds");
+/// assert_eq!(err.context().position(), Some(1));
+/// # Ok::<(), ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct StridedSlice<'a, A> {
+    data: &'a [A],
+    shape: &'a [usize],
+    strides: &'a [isize],
+    offset: usize,
+    len: usize,
+}
+
+impl<'a, A> StridedSlice<'a, A> {
+    /// The view of `data` with `shape`, `strides` (in elements, one per axis) and `offset`
+    /// (the index of element `[0, 0, ...]`), checked: a view with no elements reads nothing
+    /// and is always valid; any other reaches only indices of `data`.
+    ///
+    /// # Errors
+    ///
+    /// - [`ReshapeError::RankMismatch`]: `strides` and `shape` differ in length.
+    /// - [`ReshapeError::Overflow`]: the dims multiply past `isize::MAX` (at the axis where
+    ///   the product leaves the range).
+    /// - [`ReshapeError::ViewOutOfBounds`]: an index the view reaches lies outside `data`:
+    ///   the position is the axis that takes the view out, none when `offset` itself is.
+    ///
+    /// ```
+    /// use ndarray_reshape::StridedSlice;
+    ///
+    /// let data = [0u8, 1, 2, 3, 4, 5];
+    /// // Every other element, backwards from the last: 5, 3, 1.
+    /// assert!(StridedSlice::new(&data, &[3], &[-2], 5).is_ok());
+    /// // One step further back reaches index -1.
+    /// let err = StridedSlice::new(&data, &[4], &[-2], 5).unwrap_err();
+    /// assert_eq!(err.category(), "view_out_of_bounds");
+    /// // A zero stride repeats an element; nothing to check in an empty view.
+    /// assert!(StridedSlice::new(&data, &[1000, 2], &[0, 1], 4).is_ok());
+    /// assert!(StridedSlice::new(&data, &[0, 9], &[99, 99], 99).is_ok());
+    /// ```
+    pub fn new(
+        data: &'a [A],
+        shape: &'a [usize],
+        strides: &'a [isize],
+        offset: usize,
+    ) -> Result<Self, ReshapeError> {
+        let fail = |f: Fail| f.attach(Origin::Strided, shape, Written(strides, offset, data.len()));
+        if strides.len() != shape.len() {
+            let why = format!(
+                "{} strides for a shape of rank {}",
+                strides.len(),
+                shape.len()
+            );
+            return Err(fail(Fail::whole(Rule::RankMismatch, why)));
+        }
+        let len = size(shape).map_err(fail)?;
+        if len != 0 {
+            reach(shape, strides, offset, data.len()).map_err(fail)?;
+        }
+        Ok(StridedSlice {
+            data,
+            shape,
+            strides,
+            offset,
+            len,
+        })
+    }
+
+    /// The shape of the view.
+    ///
+    /// ```
+    /// use ndarray_reshape::StridedSlice;
+    /// let view = StridedSlice::new(&[1, 2, 3, 4], &[2, 2], &[1, 2], 0)?;
+    /// assert_eq!(view.shape(), &[2, 2]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn shape(&self) -> &'a [usize] {
+        self.shape
+    }
+
+    /// The number of elements of the view (the product of its shape), which a copy writes.
+    ///
+    /// ```
+    /// use ndarray_reshape::StridedSlice;
+    /// let view = StridedSlice::new(&[7; 3], &[4, 5], &[0, 0], 1)?;
+    /// assert_eq!(view.len(), 20);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the view has no elements.
+    ///
+    /// ```
+    /// use ndarray_reshape::StridedSlice;
+    /// let view = StridedSlice::<f32>::new(&[], &[3, 0], &[1, 1], 0)?;
+    /// assert!(view.is_empty());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The order `order` reads this view in (`A`: F when the view is F-contiguous and not
+    /// C-contiguous, C otherwise).
+    fn reading(&self, order: Order) -> crate::dims::Reading {
+        layout::reading(self.shape, self.strides, order)
+    }
+
+    /// An error of a copy of this view.
+    #[cold]
+    fn fail(&self, f: Fail) -> ReshapeError {
+        let spec = Written(self.strides, self.offset, self.data.len());
+        f.attach(Origin::Strided, self.shape, spec)
+    }
+}
+
+impl<A: Copy + Send + Sync> StridedSlice<'_, A> {
+    /// Copy the view's elements, read in `order`, into `out`, which is then the view
+    /// contiguous in that order (C: the last index fastest; F: the first; A: F when the view
+    /// is F-contiguous and not C-contiguous). Large copies run on the caller's thread and the
+    /// other threads of its rayon pool, as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout)
+    /// does.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::OutputLength`] when `out.len()` is not [`len`](Self::len); `out` is
+    /// then left as it was.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Order, StridedSlice};
+    ///
+    /// // The 2 x 3 matrix [[0, 1, 2], [3, 4, 5]] stored column by column.
+    /// let data = [0, 3, 1, 4, 2, 5];
+    /// let view = StridedSlice::new(&data, &[2, 3], &[1, 2], 0)?;
+    /// let mut out = [0; 6];
+    /// view.copy_into(Order::C, &mut out)?;
+    /// assert_eq!(out, [0, 1, 2, 3, 4, 5]);
+    /// view.copy_into(Order::F, &mut out)?;
+    /// assert_eq!(out, data);
+    /// assert!(view.copy_into(Order::C, &mut [0; 5]).is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn copy_into(&self, order: impl Into<Order>, out: &mut [A]) -> Result<(), ReshapeError> {
+        if out.len() != self.len {
+            let why = format!(
+                "the output buffer holds {} elements, the copy writes {}",
+                out.len(),
+                self.len
+            );
+            return Err(self.fail(Fail::whole(Rule::OutputLength, why)));
+        }
+        if self.len == 0 {
+            return Ok(());
+        }
+        let reading = self.reading(order.into());
+        // SAFETY: `new` checked that every index the view reaches from `offset` is inside
+        // `data` (so `offset` is too: the view is not empty); `data` is borrowed shared and
+        // `out` mutably, so they do not overlap, and `out` has one slot per element.
+        unsafe {
+            super::copy_into_raw(
+                self.data.as_ptr().add(self.offset),
+                self.shape,
+                self.strides,
+                reading,
+                out,
+            );
+        }
+        Ok(())
+    }
+}
+
+impl<A: Clone + Send + Sync> StridedSlice<'_, A> {
+    /// The view's elements, read in `order`, in a fresh `Vec`: the view contiguous in that
+    /// order, as [`copy_into`](Self::copy_into) writes it.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Order, StridedSlice};
+    ///
+    /// // A row broadcast to three rows and read backwards along it.
+    /// let row = ["a", "b", "c"];
+    /// let view = StridedSlice::new(&row, &[3, 3], &[0, -1], 2)?;
+    /// assert_eq!(view.to_vec(Order::C)?, ["c", "b", "a", "c", "b", "a", "c", "b", "a"]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn to_vec(&self, order: impl Into<Order>) -> Result<Vec<A>, ReshapeError> {
+        if self.len == 0 {
+            return Ok(Vec::new());
+        }
+        let reading = self.reading(order.into());
+        // SAFETY: `new` checked that every index the view reaches from `offset` is inside
+        // `data`, which is borrowed for this call; the view has `len` elements.
+        let copied = unsafe {
+            super::gather_raw(
+                self.data.as_ptr().add(self.offset),
+                self.shape,
+                self.strides,
+                reading,
+                self.len,
+            )
+        };
+        copied.map_err(|e| self.fail(Fail::whole(Rule::AllocationFailed, e.detail())))
+    }
+}
+
+/// The element count of `shape`, or the [`Rule::Overflow`] at the axis where the product
+/// passes `isize::MAX` (zero dims left out, as [`checked_size`](crate::dims::checked_size)).
+fn size(shape: &[usize]) -> Result<usize, Fail> {
+    let (mut nonzero, mut zero) = (1usize, false);
+    for (k, &d) in shape.iter().enumerate() {
+        if d == 0 {
+            zero = true;
+            continue;
+        }
+        match nonzero.checked_mul(d).filter(|&p| p <= isize::MAX as usize) {
+            Some(p) => nonzero = p,
+            None => {
+                let why = format!("the dims up to axis {k} multiply past {}", isize::MAX);
+                return Err(Fail::at(Rule::Overflow, k, why));
+            }
+        }
+    }
+    Ok(if zero { 0 } else { nonzero })
+}
+
+/// Checks that a non-empty view reaches only indices `0..len` from `offset`: the lowest index
+/// is `offset` plus the negative strides' spans, the highest `offset` plus the positive ones,
+/// added axis by axis (in `i128`, which no sum of in-range bounds and one span leaves) so that
+/// the error names the first axis that takes the view out.
+fn reach(shape: &[usize], strides: &[isize], offset: usize, len: usize) -> Result<(), Fail> {
+    if offset >= len {
+        let why = format!("element [0, ...] at index {offset} is past the slice's {len} elements");
+        return Err(Fail::whole(Rule::ViewOutOfBounds, why));
+    }
+    let (mut low, mut high) = (offset as i128, offset as i128);
+    for (k, (&d, &s)) in shape.iter().zip(strides).enumerate() {
+        let span = (d as i128 - 1) * s as i128;
+        if span < 0 {
+            low += span;
+        } else {
+            high += span;
+        }
+        let reached = if low < 0 {
+            low
+        } else if high >= len as i128 {
+            high
+        } else {
+            continue;
+        };
+        let why = format!(
+            "axis {k} (length {d}, stride {s}) takes the view to index {reached}, outside the \
+             slice's {len} elements"
+        );
+        return Err(Fail::at(Rule::ViewOutOfBounds, k, why));
+    }
+    Ok(())
+}
+
+/// A view's layout as its errors show it: `strides [1, 3], offset 2, slice of 6`.
+struct Written<'s>(&'s [isize], usize, usize);
+
+impl std::fmt::Display for Written<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Written(strides, offset, len) = *self;
+        write!(f, "strides {strides:?}, offset {offset}, slice of {len}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The view's elements, index by index: the reference the copies are checked against.
+    fn reference<A: Copy>(
+        data: &[A],
+        shape: &[usize],
+        strides: &[isize],
+        offset: usize,
+        f: bool,
+    ) -> Vec<A> {
+        let n: usize = shape.iter().product();
+        let nd = shape.len();
+        let mut idx = vec![0usize; nd];
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = offset as isize
+                + idx
+                    .iter()
+                    .zip(strides)
+                    .map(|(&i, &s)| i as isize * s)
+                    .sum::<isize>();
+            out.push(data[at as usize]);
+            // The next index, the last (C) or the first (F) axis fastest.
+            for j in 0..nd {
+                let k = if f { j } else { nd - 1 - j };
+                idx[k] += 1;
+                if idx[k] < shape[k] {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+        out
+    }
+
+    fn check(data: &[u32], shape: &[usize], strides: &[isize], offset: usize) {
+        let view = StridedSlice::new(data, shape, strides, offset).unwrap();
+        for (order, f) in [(Order::C, false), (Order::F, true)] {
+            let want = reference(data, shape, strides, offset, f);
+            assert_eq!(
+                view.to_vec(order).unwrap(),
+                want,
+                "{shape:?} {strides:?} {offset} {order:?}"
+            );
+            let mut out = vec![u32::MAX; want.len()];
+            view.copy_into(order, &mut out).unwrap();
+            assert_eq!(out, want, "into: {shape:?} {strides:?} {offset} {order:?}");
+        }
+    }
+
+    #[test]
+    fn layouts() {
+        let data: Vec<u32> = (0..4096).collect();
+        check(&data, &[], &[], 17);
+        check(&data, &[5], &[-3], 20);
+        check(&data, &[4, 6], &[1, 4], 0);
+        check(&data, &[4, 6], &[-6, -1], 23);
+        check(&data, &[3, 1, 5], &[0, 99, 2], 7);
+        check(
+            &data,
+            &[2, 3, 2, 3, 2, 3, 2, 3, 2],
+            &[1, 2, 6, 12, 36, 72, 216, 432, 1296],
+            0,
+        );
+        // Large enough for tiles and the parallel path (1 MiB of u32 output, strided input).
+        if !cfg!(miri) {
+            let big: Vec<u32> = (0..(1 << 20) as u32).collect();
+            check(&big, &[512, 512], &[1, -1024], 511 * 1024);
+            check(&big, &[64, 64, 64], &[-16384, 1, 64], 63 * 16384);
+        }
+    }
+
+    #[test]
+    fn bad_views_are_errors() {
+        let data = [0u8; 10];
+        let e = StridedSlice::new(&data, &[2, 3], &[3], 0).unwrap_err();
+        assert_eq!(e.category(), "rank_mismatch");
+        assert_eq!(
+            e.to_string(),
+            "rank_mismatch: 1 strides for a shape of rank 2; input shape [2, 3], strided slice \
+             strides [3], offset 0, slice of 10"
+        );
+        let e = StridedSlice::new(&data, &[2, 5], &[5, 1], 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "view_out_of_bounds: axis 1 (length 5, stride 1) takes the view to index 10, outside \
+             the slice's 10 elements; input shape [2, 5], strided slice strides [5, 1], offset 1, \
+             slice of 10, axis 1"
+        );
+        let e = StridedSlice::new(&data, &[2, 2], &[1, -2], 1).unwrap_err();
+        assert_eq!(e.context().position(), Some(1));
+        let e = StridedSlice::new(&data, &[1], &[1], 10).unwrap_err();
+        assert_eq!(e.category(), "view_out_of_bounds");
+        assert_eq!(e.context().position(), None);
+        let e = StridedSlice::new(&data, &[usize::MAX, 2], &[0, 0], 0).unwrap_err();
+        assert_eq!(
+            (e.category(), e.context().position()),
+            ("overflow", Some(0))
+        );
+        let e = StridedSlice::new(&data, &[1 << 40, 1 << 40], &[0, 0], 0).unwrap_err();
+        assert_eq!(
+            (e.category(), e.context().position()),
+            ("overflow", Some(1))
+        );
+        // Extreme strides: no overflow in the check, an error at the axis.
+        let e = StridedSlice::new(&data, &[3, 3], &[isize::MIN, isize::MAX], 5).unwrap_err();
+        assert_eq!(e.context().position(), Some(0));
+        let e = StridedSlice::new(&data, &[1, 3], &[isize::MIN, isize::MAX], 5).unwrap_err();
+        assert_eq!(e.context().position(), Some(1));
+        // A length-1 axis reaches nothing whatever its stride; zero dims empty the view.
+        assert!(StridedSlice::new(&data, &[1, 2], &[isize::MIN, 9], 0).is_ok());
+        let huge = isize::MAX as usize;
+        assert!(StridedSlice::new(&data, &[0, huge], &[isize::MIN, 9], 99).is_ok());
+        let e = StridedSlice::new(&data, &[0, huge + 1], &[1, 1], 0).unwrap_err();
+        assert_eq!((e.category(), e.context().position()), ("overflow", Some(1)));
+        // The output's length is checked before anything is written.
+        let view = StridedSlice::new(&data, &[2, 5], &[5, 1], 0).unwrap();
+        let mut out = [7u8; 9];
+        let e = view.copy_into(Order::C, &mut out).unwrap_err();
+        assert_eq!(e.category(), "output_length");
+        assert_eq!(out, [7; 9]);
+    }
+
+    #[test]
+    fn order_a_follows_the_layout() {
+        let data: Vec<u32> = (0..6).collect();
+        let f = StridedSlice::new(&data, &[2, 3], &[1, 2], 0).unwrap();
+        assert_eq!(f.to_vec(Order::A).unwrap(), data);
+        let c = StridedSlice::new(&data, &[2, 3], &[3, 1], 0).unwrap();
+        assert_eq!(c.to_vec(Order::A).unwrap(), data);
+        assert_eq!(c.to_vec(Order::F).unwrap(), [0, 3, 1, 4, 2, 5]);
+    }
+}
