@@ -227,6 +227,9 @@ unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize, str
         match s {
             1 if stream => simd::stream(src.cast(), dst.cast(), n * std::mem::size_of::<A>()),
             1 => row_unit(src, dst, n),
+            -1 if stream => {
+                simd::stream_reversed(src.cast(), dst.cast(), n, std::mem::size_of::<A>());
+            }
             -1 => row_reversed(src, dst, n),
             s => row_strided(src, s, dst, n),
         }

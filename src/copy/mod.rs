@@ -675,6 +675,10 @@ mod tests {
             .unwrap(); // 8.1 MiB of i64
         check(a.t().into_dyn());
         check(a.slice(s![..;-1, ..]).reversed_axes().into_dyn());
+        // Reversed rows past `STREAM_MIN_BYTES`: the streaming reversed copy, rows of an odd
+        // length (so most rows start off a 16-byte boundary), and all of it reversed.
+        check(a.slice(s![.., ..;-1]).into_dyn());
+        check(a.slice(s![..;-1, ..;-1]).into_dyn());
         let b = Array::from_iter(0..(3 * 700 * 521) as i64)
             .into_shape_with_order((3, 700, 521))
             .unwrap(); // 8.3 MiB

@@ -242,6 +242,41 @@ pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
     }
 }
 
+/// Copy the `n` elements of `size` bytes at `src`, `src - size`, `src - 2 * size`, ... (a row
+/// read backwards) to `dst` in that order, with streaming stores where the machine has them
+/// (a reversed row of a large flip: BENCHMARKS.md, "Flips"); [`fence`] before the bytes are
+/// handed to another thread. The scalar twin copies element by element.
+///
+/// # Safety
+///
+/// The `n * size` bytes below `src + size` readable, `dst[..n * size]` writable and disjoint
+/// from them; the elements plain (see [`plain_by_name`]).
+#[inline]
+pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, size: usize) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    // SAFETY: the caller's contract.
+    if unsafe { x86::stream_reversed(src, dst, n, size) } {
+        return;
+    }
+    // SAFETY: the caller's contract: element `t` of the output is the `size` bytes at
+    // `src - t * size`.
+    unsafe { reversed_scalar(src, dst, n, size) }
+}
+
+/// The scalar twin of [`stream_reversed`]: element by element, cached stores.
+///
+/// # Safety
+///
+/// [`stream_reversed`]'s contract.
+#[inline]
+unsafe fn reversed_scalar(src: *const u8, dst: *mut u8, n: usize, size: usize) {
+    for t in 0..n {
+        // SAFETY: `t < n`: the `size` bytes at `src - t * size` are the row's element `t`, and
+        // `dst + t * size` its slot (the caller's contract).
+        unsafe { std::ptr::copy_nonoverlapping(src.sub(t * size), dst.add(t * size), size) };
+    }
+}
+
 /// Order the streaming stores of [`stream`] before every later store (the end of a unit of
 /// work, which another thread may then read).
 #[inline]
@@ -380,6 +415,46 @@ mod x86;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reversed streaming copy against its scalar twin: every element size (1 to 16 bytes,
+    /// 3 and 12 without a vector kernel), lengths around the 16-byte blocks, outputs at every
+    /// alignment (aligned to the element or not), distinct bytes, untouched bytes kept.
+    #[test]
+    fn reversed_rows_are_exact() {
+        for size in [1, 2, 3, 4, 8, 12, 16] {
+            for n in [0, 1, 2, 3, 7, 8, 15, 16, 17, 33, 100] {
+                for shift in 0..16 {
+                    let src: Vec<u8> = (0..n * size + 32).map(|v| (v * 7 % 251) as u8).collect();
+                    let (mut want, mut got) =
+                        (vec![255u8; n * size + 32], vec![255u8; n * size + 32]);
+                    // The row's element 0 at its highest address, `size` bytes from the top.
+                    let top = 16 + (n.max(1) - 1) * size;
+                    // SAFETY: the row lies in `src` (16 bytes below it to spare), the outputs
+                    // hold `shift + n * size` bytes; bytes are plain.
+                    unsafe {
+                        reversed_scalar(
+                            src.as_ptr().add(top),
+                            want.as_mut_ptr().add(shift),
+                            n,
+                            size,
+                        );
+                        stream_reversed(
+                            src.as_ptr().add(top),
+                            got.as_mut_ptr().add(shift),
+                            n,
+                            size,
+                        );
+                    }
+                    fence();
+                    assert_eq!(got, want, "size {size}, n {n}, shift {shift}");
+                    for t in 0..n {
+                        let (out, at) = (shift + t * size, top - t * size);
+                        assert_eq!(want[out..out + size], src[at..at + size], "{size} {n} {t}");
+                    }
+                }
+            }
+        }
+    }
 
     /// A vector kernel against the definition, for every block
     /// remainder along both axes and padded strides on both sides, on byte buffers (so every

@@ -568,3 +568,65 @@ pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
         std::ptr::copy_nonoverlapping(src.add(k), dst.add(k), n - k);
     }
 }
+
+/// [`stream_reversed`](super::stream_reversed) for elements of 1, 2, 4, 8 or 16 bytes: 16-byte
+/// blocks of the output, each the source's block at the mirrored place with its elements
+/// reversed in a register (SSE2 shuffles), written with streaming stores; the elements before
+/// the output's first 16-byte boundary and after its last are copied one by one. `false`,
+/// having written nothing, for other sizes or an output not aligned to its element size.
+///
+/// # Safety
+///
+/// [`stream_reversed`](super::stream_reversed)'s contract.
+#[inline]
+pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, size: usize) -> bool {
+    let head = dst.align_offset(16);
+    if !matches!(size, 1 | 2 | 4 | 8 | 16) || head % size != 0 {
+        return false;
+    }
+    let bytes = n * size;
+    let head = head.min(bytes);
+    // The end of the source row in memory: one past the bytes of its first element, which
+    // the output's last element mirrors from.
+    // SAFETY: `src` is the row's element 0, at its highest address (the caller's contract).
+    let end = unsafe { src.add(size) };
+    // SAFETY: the caller's contract: output byte `k` of element `k / size` comes from the
+    // element `n - 1 - k / size` below `end`; each block below stays within `[..bytes]` on
+    // the output's side and within the row on the source's, and `dst + k` is 16-byte aligned
+    // from `head` on.
+    unsafe {
+        let one = |k: usize| std::ptr::copy_nonoverlapping(end.sub(k + size), dst.add(k), size);
+        let mut k = 0;
+        while k < head {
+            one(k);
+            k += size;
+        }
+        // The blocks last to first: the source is read upwards, as the prefetchers expect.
+        let blocks = (bytes - head) / 16;
+        for b in (0..blocks).rev() {
+            let k = head + 16 * b;
+            let x = _mm_loadu_si128(end.sub(k + 16).cast());
+            let x = match size {
+                1 => {
+                    let swapped = _mm_or_si128(_mm_slli_epi16::<8>(x), _mm_srli_epi16::<8>(x));
+                    let lo = _mm_shufflelo_epi16::<0x1B>(swapped);
+                    _mm_shuffle_epi32::<0x4E>(_mm_shufflehi_epi16::<0x1B>(lo))
+                }
+                2 => {
+                    let lo = _mm_shufflelo_epi16::<0x1B>(x);
+                    _mm_shuffle_epi32::<0x4E>(_mm_shufflehi_epi16::<0x1B>(lo))
+                }
+                4 => _mm_shuffle_epi32::<0x1B>(x),
+                8 => _mm_shuffle_epi32::<0x4E>(x),
+                _ => x,
+            };
+            _mm_stream_si128(dst.add(k).cast(), x);
+        }
+        let mut k = head + 16 * blocks;
+        while k < bytes {
+            one(k);
+            k += size;
+        }
+    }
+    true
+}
