@@ -147,7 +147,8 @@
 //! array always gives a view. A view keeps the input's data pointer and allocates no element
 //! data. A copy is contiguous in the reading order (C, or F for [`Order::F`]) and runs on
 //! rayon for outputs of 128 KiB and more: the calling thread copies too, with the other threads
-//! of its rayon pool (the global pool outside one), which then stay ready for the same thread's
+//! of its rayon pool (outside one, the global pool's threads, as many as leave the calling
+//! thread a core: T threads in all for a global pool of T - 1), which then stay ready for the same thread's
 //! next copy for 200 µs ([`set_helper_standby`]), giving way to any other work of the pool or
 //! of the system meanwhile.
 //!

@@ -218,17 +218,38 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 const CLAIM_BYTES: usize = 64 * 1024;
 
 /// Run `unit(u)` once for every `u < units` (of `bytes` output bytes in all) on the calling
-/// thread and the other threads of the caller's rayon pool (the global pool outside one);
+/// thread and the other threads of the caller's rayon pool (outside one, the global pool's
+/// threads, leaving the caller a core);
 /// returns when all have run. A panic in a unit is resumed on the calling thread once no unit
 /// is running any more (the rest of the units claimed with it do not run).
 pub(super) fn for_each<F: Fn(usize) + Sync>(units: usize, bytes: usize, unit: F) {
     let batch = CLAIM_BYTES / (bytes / units.max(1)).max(1);
-    let helpers = rayon::current_num_threads() - 1;
+    let helpers = match rayon::current_thread_index() {
+        // A thread of the pool is one of its threads: the others help.
+        Some(_) => rayon::current_num_threads() - 1,
+        // A thread outside any pool works besides the global pool's threads: they all help,
+        // as many as leave the caller a core of its own (the default global pool has one
+        // thread per core, and then one of them stays out).
+        None => rayon::current_num_threads().min(cores() - 1),
+    };
     // A fresh one during the thread's teardown, where its own is gone.
     let standby = POSTER
         .try_with(|p| Arc::clone(&p.0))
         .unwrap_or_else(|_| Arc::new(Standby::new(None)));
     share(&standby, units, helpers, batch, unit);
+}
+
+/// The cores this process may use (`available_parallelism`, read once; 1 when unknown).
+fn cores() -> usize {
+    static CORES: AtomicUsize = AtomicUsize::new(0);
+    match CORES.load(Ordering::Relaxed) {
+        0 => {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            CORES.store(n, Ordering::Relaxed);
+            n
+        }
+        n => n,
+    }
 }
 
 /// [`for_each`] with up to `helpers` threads besides the caller, each claim at least `batch`

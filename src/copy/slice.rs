@@ -440,7 +440,10 @@ mod tests {
         let huge = isize::MAX as usize;
         assert!(StridedSlice::new(&data, &[0, huge], &[isize::MIN, 9], 99).is_ok());
         let e = StridedSlice::new(&data, &[0, huge + 1], &[1, 1], 0).unwrap_err();
-        assert_eq!((e.category(), e.context().position()), ("overflow", Some(1)));
+        assert_eq!(
+            (e.category(), e.context().position()),
+            ("overflow", Some(1))
+        );
         // The output's length is checked before anything is written.
         let view = StridedSlice::new(&data, &[2, 5], &[5, 1], 0).unwrap();
         let mut out = [7u8; 9];
