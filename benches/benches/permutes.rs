@@ -132,7 +132,13 @@ impl Elem for [f64; 2] {
 }
 
 /// A case: `(name, input shape, permutation, flipped axes of the result, element bytes)`.
-type Case = (&'static str, &'static [usize], &'static [usize], &'static [usize], usize);
+type Case = (
+    &'static str,
+    &'static [usize],
+    &'static [usize],
+    &'static [usize],
+    usize,
+);
 
 /// The cases.
 #[rustfmt::skip]

@@ -278,9 +278,9 @@ pub(super) fn out_strides(shape: &[usize]) -> Small<usize> {
     s
 }
 
-/// Rows at least this long are copied in the output's order: each row read is a page-long
-/// stream already (BENCHMARKS.md, "Thresholds").
-const ROW_TILE_BYTES: usize = 2048;
+/// Rows at least this long are copied in the output's order: each row read is a long stream
+/// already (BENCHMARKS.md, "Thresholds": tiles win on 1 KiB rows, rows on 1568-byte ones).
+const ROW_TILE_BYTES: usize = 1536;
 
 /// From this many bytes of output, tiles are larger (see [`Tiles::new`]).
 pub(super) const LARGE_TILE_BYTES: usize = 8 * 1024 * 1024;

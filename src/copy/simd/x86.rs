@@ -540,17 +540,20 @@ unsafe fn block_16(at: impl At<u128>, i: usize, j: usize) {
     }
 }
 
-/// [`stream`](super::stream): the bytes before the first 16-byte boundary of `dst` copied
-/// plainly, then 64 bytes at a time through streaming stores (SSE2), then the rest plainly.
+/// [`stream`](super::stream): the bytes before the first 64-byte boundary of `dst` copied
+/// plainly, then whole 64-byte lines through streaming stores (SSE2), then the rest plainly.
+/// Only whole lines stream: a line that a streaming store writes in part (a row that does not
+/// start or end on a line, as 1568-byte rows of `u16`) is flushed in part, and a plain store to
+/// it after that waits for the flush (BENCHMARKS.md, "Flips and small elements").
 ///
 /// # Safety
 ///
 /// [`stream`](super::stream)'s contract.
 #[inline]
 pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
-    let head = dst.align_offset(16).min(n);
+    let head = dst.align_offset(64).min(n);
     // SAFETY: the caller's contract; every copy below stays within `[..n]` on both sides, and
-    // `dst + k` is 16-byte aligned from `head` on.
+    // `dst + k` is 64-byte aligned from `head` on.
     unsafe {
         std::ptr::copy_nonoverlapping(src, dst, head);
         let mut k = head;
