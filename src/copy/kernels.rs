@@ -45,7 +45,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         } else {
             (start / n1, len / n1)
         };
-        for r in 0..rows {
+        let row = |r: usize| {
             // SAFETY: row `first + r` is inside the source (`start + len` does not exceed its
             // element count), so its `n1` elements are elements of the view; the slots
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
@@ -53,6 +53,14 @@ pub(super) unsafe fn copy_range<A: Clone>(
                 let row = source.ptr.offset((first + r) as isize * s0);
                 copy_row(row, s1, dst.add(r * n1), n1, stream);
             }
+        };
+        // Rows that go down in memory (a flipped outer axis) are read last to first when the
+        // copy streams past the caches: the reads then go up, as the prefetchers expect, and
+        // the streaming stores do not mind the order (BENCHMARKS.md, "Flips").
+        if stream && s0 < 0 {
+            (0..rows).rev().for_each(row);
+        } else {
+            (0..rows).for_each(row);
         }
         return;
     }

@@ -679,6 +679,9 @@ mod tests {
         // length (so most rows start off a 16-byte boundary), and all of it reversed.
         check(a.slice(s![.., ..;-1]).into_dyn());
         check(a.slice(s![..;-1, ..;-1]).into_dyn());
+        // Rows going down in memory, read last to first within each unit.
+        check(a.slice(s![..;-1, ..]).into_dyn());
+        check(a.slice(s![..;-1, 1..]).into_dyn());
         let b = Array::from_iter(0..(3 * 700 * 521) as i64)
             .into_shape_with_order((3, 700, 521))
             .unwrap(); // 8.3 MiB
