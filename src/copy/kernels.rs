@@ -21,7 +21,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
     start: usize,
     dst: *mut A,
     len: usize,
-    stream: bool,
+    stores: Stores,
 ) {
     let shape = &source.shape;
     let strides = &source.strides;
@@ -51,13 +51,13 @@ pub(super) unsafe fn copy_range<A: Clone>(
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
             unsafe {
                 let row = source.ptr.offset((first + r) as isize * s0);
-                copy_row(row, s1, dst.add(r * n1), n1, stream);
+                copy_row(row, s1, dst.add(r * n1), n1, stores);
             }
         };
         // Rows that go down in memory (a flipped outer axis) are read last to first when the
         // copy streams past the caches: the reads then go up, as the prefetchers expect, and
         // the streaming stores do not mind the order (BENCHMARKS.md, "Flips").
-        if stream && s0 < 0 {
+        if stores == Stores::Stream && s0 < 0 {
             (0..rows).rev().for_each(row);
         } else {
             (0..rows).for_each(row);
@@ -98,7 +98,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
                 inner_s,
                 dst.add(written),
                 take,
-                stream,
+                stores,
             );
         }
         written += take;
@@ -229,20 +229,55 @@ unsafe fn walk_rows<A>(
 /// # Safety
 /// `src + t * s` readable for `t < n`, `dst[..n]` writable and disjoint from them.
 #[inline(always)]
-unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize, stream: bool) {
-    // SAFETY: the caller's contract, for each kind of row; `stream` only for plain elements.
+unsafe fn copy_row<A: Clone>(src: *const A, s: isize, dst: *mut A, n: usize, stores: Stores) {
+    let size = std::mem::size_of::<A>();
+    // SAFETY: the caller's contract, for each kind of row; `Plain` and `Stream` only for
+    // plain elements, which a copy of their bytes clones.
     unsafe {
-        match s {
-            1 if stream => simd::stream(src.cast(), dst.cast(), n * std::mem::size_of::<A>()),
-            1 => row_unit(src, dst, n),
-            -1 if stream => {
-                simd::stream_reversed(src.cast(), dst.cast(), n, std::mem::size_of::<A>());
+        match (s, stores) {
+            (1, Stores::Stream) => simd::stream(src.cast(), dst.cast(), n * size),
+            (1, Stores::Plain) if n * size >= PLAIN_ROW_BYTES => {
+                std::ptr::copy_nonoverlapping(src, dst, n);
             }
-            -1 => row_reversed(src, dst, n),
-            s => row_strided(src, s, dst, n),
+            (1, _) => row_unit(src, dst, n),
+            (-1, Stores::Stream) => simd::stream_reversed(src.cast(), dst.cast(), n, size),
+            (-1, _) => row_reversed(src, dst, n),
+            (s, _) => row_strided(src, s, dst, n),
         }
     }
 }
+
+/// How a copy writes its contiguous rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stores {
+    /// Element by element, each cloned: any `Clone` type.
+    Clone,
+    /// Plain elements ([`simd::plain_by_name`]): rows of [`PLAIN_ROW_BYTES`] or more copied as
+    /// bytes (`memcpy`, with the widest vectors the machine has).
+    Plain,
+    /// Plain elements of an output past the caches ([`simd::STREAM_MIN_BYTES`]): rows with
+    /// streaming stores, a fence at the end of each unit of work.
+    Stream,
+}
+
+impl Stores {
+    /// The stores of a copy of `bytes` output bytes, of plain elements or not.
+    pub(super) fn of(plain: bool, bytes: usize) -> Stores {
+        match plain {
+            true if bytes >= simd::STREAM_MIN_BYTES => Stores::Stream,
+            true => Stores::Plain,
+            false => Stores::Clone,
+        }
+    }
+}
+
+/// Rows of tiles at least this long stream whatever their alignment (see [`row_tile`]).
+const STREAM_ROW_BYTES: usize = 512;
+
+/// Plain rows at least this long are copied with `memcpy`; the clone loop, which the compiler
+/// vectorizes for the baseline instruction set only, ran 128-byte rows of `u16` at 0.6x to
+/// 0.8x of it (BENCHMARKS.md, "Flips and small elements"); shorter rows do not repay the call.
+const PLAIN_ROW_BYTES: usize = 64;
 
 /// # Safety
 /// `src[..n]` readable, `dst[..n]` writable and disjoint from it.
@@ -303,8 +338,8 @@ pub(super) struct Tiles {
     q: usize,
     /// Elements per tile entry: 1, or the length of the last axis for tiles of rows.
     row: usize,
-    /// Row copies with streaming stores (tiles of rows of plain elements, large outputs).
-    stream: bool,
+    /// How rows are written (tiles of rows).
+    stores: Stores,
     /// Tile side, in elements, along `p`.
     tile: usize,
     /// Tile side, in elements, along `q`.
@@ -352,7 +387,7 @@ impl Tiles {
             p,
             q: nd - 1,
             row: 1,
-            stream: false,
+            stores: Stores::Clone,
             tile,
             tq,
             p_blocks: shape[p].div_ceil(tile),
@@ -370,7 +405,7 @@ impl Tiles {
     /// is not the output's fastest row axis: each tile then reads and writes runs of about a
     /// page. Rows are copied with streaming stores when `stream`. `None` where a row copy in the
     /// output's order already reads the rows in the input's order.
-    pub(super) fn rows<A>(source: &Source<A>, stream: bool) -> Option<Tiles> {
+    pub(super) fn rows<A>(source: &Source<A>, stores: Stores) -> Option<Tiles> {
         let (shape, strides) = (&source.shape[..], &source.strides[..]);
         let nd = shape.len();
         let elem = std::mem::size_of::<A>().max(1);
@@ -393,7 +428,7 @@ impl Tiles {
             p,
             q,
             row,
-            stream,
+            stores,
             tile: side,
             tq: side,
             p_blocks: shape[p].div_ceil(side),
@@ -457,7 +492,7 @@ impl Tiles {
                     dst.add(dst_off + j_start * self.out_strides[q]),
                     (dp, self.out_strides[q]),
                     (ni, j_end - j_start, self.row),
-                    self.stream,
+                    self.stores,
                 );
             }
             return;
@@ -508,7 +543,7 @@ impl Tiles {
 /// # Safety
 ///
 /// Every source row must be readable and every destination row writable, disjoint from the
-/// source; `stream` only for elements that may be moved as bits.
+/// source; `Plain` and `Stream` stores only for elements that may be moved as bits.
 #[inline(always)]
 unsafe fn row_tile<A: Clone>(
     src: *const A,
@@ -516,8 +551,17 @@ unsafe fn row_tile<A: Clone>(
     dst: *mut A,
     (dp, dq): (usize, usize),
     (ni, nj, row): (usize, usize, usize),
-    stream: bool,
+    stores: Stores,
 ) {
+    // Streaming stores for rows of whole 64-byte lines, or long enough that their partial first
+    // and last lines (written plainly) are a small part: short rows off a line boundary run
+    // faster through the caches (BENCHMARKS.md, "Flips and small elements").
+    let bytes = row * std::mem::size_of::<A>();
+    let lines = bytes % 64 == 0 && dst as usize % 64 == 0;
+    let stores = match stores {
+        Stores::Stream if !lines && bytes < STREAM_ROW_BYTES => Stores::Plain,
+        stores => stores,
+    };
     for i in 0..ni {
         for j in 0..nj {
             // SAFETY: `i < ni`, `j < nj` (caller's contract).
@@ -527,12 +571,12 @@ unsafe fn row_tile<A: Clone>(
                     1,
                     dst.add(i * dp + j * dq),
                     row,
-                    stream,
+                    stores,
                 );
             }
         }
     }
-    if stream {
+    if stores == Stores::Stream {
         simd::fence();
     }
 }

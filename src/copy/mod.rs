@@ -368,7 +368,10 @@ impl<A> Dst<A> {
 enum Schedule {
     /// Row by row along the last axis (its stride is the smallest, or the layout is 1-D):
     /// units are ranges of the flat output.
-    Rows { chunk: usize, stream: bool },
+    Rows {
+        chunk: usize,
+        stores: kernels::Stores,
+    },
     /// A cache-blocked transpose of axes `p` (the input's fastest) and `q` (the output's
     /// fastest), of elements or of whole rows of the last axis (see [`kernels::Tiles`]).
     Tiles(Box<kernels::Tiles>),
@@ -383,7 +386,7 @@ impl Schedule {
         let nd = source.shape.len();
         let elem = std::mem::size_of::<A>().max(1);
         let bytes = n.saturating_mul(elem);
-        let stream = plain && bytes >= simd::STREAM_MIN_BYTES;
+        let stores = kernels::Stores::of(plain, bytes);
         if nd >= 2 && bytes >= TILE_MIN_BYTES {
             let q = nd - 1;
             let p = (0..q)
@@ -424,13 +427,13 @@ impl Schedule {
                 )));
             }
             // Rows, in tiles of rows when the output's order reads them out of the input's.
-            if let Some(t) = kernels::Tiles::rows(source, stream) {
+            if let Some(t) = kernels::Tiles::rows(source, stores) {
                 return Schedule::Tiles(Box::new(t));
             }
         }
         Schedule::Rows {
             chunk: (CHUNK_BYTES / elem).max(1),
-            stream,
+            stores,
         }
     }
 
@@ -478,11 +481,11 @@ unsafe fn run<A: Clone + Send + Sync>(
     let unit = |u: usize| match schedule {
         // SAFETY: unit `u` covers flat indices `u * chunk ..` (clamped to `n`), disjoint from
         // every other unit; the caller guarantees the view and the buffer.
-        Schedule::Rows { chunk, stream } => unsafe {
+        Schedule::Rows { chunk, stores } => unsafe {
             let start = u * chunk;
             let len = (*chunk).min(n - start);
-            kernels::copy_range(source, start, dst.ptr().add(start), len, *stream);
-            if *stream {
+            kernels::copy_range(source, start, dst.ptr().add(start), len, *stores);
+            if *stores == kernels::Stores::Stream {
                 simd::fence();
             }
         },
@@ -688,6 +691,26 @@ mod tests {
         let mut p = b.view();
         p.swap_axes(1, 2);
         check(p.into_dyn());
+    }
+
+    /// Tiles of whole-line rows past `STREAM_MIN_BYTES` into an output on a 64-byte boundary
+    /// (streaming stores) and off one (plain copies of the rows), with the same values.
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn row_tiles_stream_whole_lines() {
+        let a = Array::from_iter(0..(4 * 700 * 6 * 128) as u32)
+            .into_shape_with_order((4, 700, 6, 128))
+            .unwrap();
+        let v = a.view().permuted_axes([0, 2, 1, 3]).into_dyn();
+        let want: Vec<u32> = v.iter().copied().collect();
+        let mut buf = vec![0u32; want.len() + 32];
+        let at = buf.as_ptr().align_offset(64);
+        for off in [at, at + 1] {
+            let out = &mut buf[off..off + want.len()];
+            copy_into(&v, Reading::C, out);
+            assert_eq!(out, &want[..], "offset {off}");
+            out.fill(0);
+        }
     }
 
     #[test]
