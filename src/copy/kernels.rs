@@ -498,9 +498,13 @@ impl Tiles {
             return;
         }
         let vector = self.vector.filter(|_| sp == 1);
+        let tq = match vector {
+            Some(k) if k.whole_q() => j_end - j_start,
+            _ => self.tq,
+        };
         let mut j0 = j_start;
         while j0 < j_end {
-            let nj = self.tq.min(j_end - j0);
+            let nj = tq.min(j_end - j0);
             if let Some(kernel) = vector {
                 // SAFETY: as for `tile_kernel` below, with the input contiguous along `p`
                 // (`sp == 1`) and the elements plain data of the size the kernel was chosen for

@@ -403,12 +403,13 @@ impl Schedule {
             // A vector tile (plain elements of a kernel's size, contiguous along `p`) beats a
             // strided row at every size from here (BENCHMARKS.md, "The vector kernels").
             let kernel = if plain && source.strides[p] == 1 {
-                // The output's rows along `p`: its C-contiguous stride times the element size.
-                let out_row = source.shape[p + 1..]
-                    .iter()
-                    .product::<usize>()
-                    .saturating_mul(elem);
-                simd::kernel(elem, bytes, sq.saturating_mul(elem), out_row)
+                // The output's rows along `p`: its C-contiguous stride.
+                let dp = source.shape[p + 1..].iter().product::<usize>();
+                let (np, nq) = (source.shape[p], source.shape[q]);
+                simd::strip(elem, (np, nq), source.strides[q], dp).or_else(|| {
+                    let out_row = dp.saturating_mul(elem);
+                    simd::kernel(elem, bytes, sq.saturating_mul(elem), out_row)
+                })
             } else {
                 None
             };

@@ -208,3 +208,35 @@ fn scalar_twins() {
     let plan = permute::<String>(&[2, 8, 4, 16], &[2, 0, 1, 3], &[1; 4]);
     assert_eq!(plan, Plan::RowTiles);
 }
+
+/// The strips (HWC to CHW and back, `k` of 2 to 4 to a group, 1- and 2-byte elements; AVX2
+/// where the machine has it, element tiles elsewhere): odd lengths, a batch axis, reversed
+/// batches and rows, and outputs whose groups are not packed (no strip then).
+#[test]
+#[cfg_attr(miri, ignore)]
+fn strips() {
+    for k in 2..=4 {
+        for (batch, pixels) in [(3, 2731), (1, 20_000)] {
+            let strip = |plan: Plan| assert_eq!(plan, Plan::Tiles, "k {k}, {batch} x {pixels}");
+            // HWC to CHW: the group is the input's contiguous axis.
+            strip(permute::<u8>(&[batch, pixels, k], &[0, 2, 1], &[1, 1, 1]));
+            strip(permute::<u16>(&[batch, pixels, k], &[0, 2, 1], &[-1, 1, 1]));
+            // CHW to HWC: the group is the output's contiguous axis.
+            strip(permute::<u8>(&[batch, k, pixels], &[0, 2, 1], &[1, 1, 1]));
+            strip(permute::<u16>(&[batch, k, pixels], &[0, 2, 1], &[-1, 1, 1]));
+            // Reversed pixels or channels: no strip, the values still right.
+            permute::<u8>(&[batch, pixels, k], &[0, 2, 1], &[1, -1, 1]);
+            permute::<u16>(&[batch, k, pixels], &[0, 2, 1], &[1, -1, 1]);
+            permute::<u16>(&[batch, k, pixels], &[0, 2, 1], &[1, 1, -1]);
+        }
+    }
+    // The PixelShuffle of the permutes bench, shrunk: groups of 2 in the output.
+    let strip = |plan: Plan| assert_eq!(plan, Plan::Tiles);
+    strip(permute::<u8>(
+        &[2, 8, 2, 2, 64, 64],
+        &[0, 1, 4, 2, 5, 3],
+        &[1; 6],
+    ));
+    // Strided pixels in the input (a crop): the groups are not packed, element tiles.
+    permute::<u8>(&[2, 3000, 3], &[0, 2, 1], &[1, 2, 1]);
+}

@@ -1,7 +1,9 @@
 //! Register-blocked transposes of plain-data elements: a tile of the blocked copy (see
 //! [`Tiles`](super::kernels::Tiles)) moved through vector registers in square blocks, with a
 //! kernel chosen once per copy ([`kernel`]) by element size (1, 2 and 4 bytes, and 8 bytes in
-//! L1), copy size, strides and the instruction sets found at run time (`x86.rs`).
+//! L1), copy size, strides and the instruction sets found at run time (`x86.rs`); and the
+//! strips ([`strip`]), which split groups of 2 to 4 small elements into rows or merge rows
+//! into groups (HWC and CHW images).
 //! Elements are moved as bits (any plain type of that size), so the results are the scalar
 //! kernel's bit for bit; the scalar kernel is the twin that Miri, other element sizes and other
 //! machines run.
@@ -130,6 +132,14 @@ pub(super) enum Kernel {
     /// 16-byte elements, 4 x 4 blocks (AVX-512F).
     #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
     Bytes16,
+    /// Elements of `size` (1 or 2) bytes, `k` (2 to 4) to a group, split into `k` output rows
+    /// (HWC to CHW): whole strips of a tile's `q` axis at once (AVX2, [`strip`]).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Deinterleave { size: u8, k: u8 },
+    /// `k` (2 to 4) source rows of elements of `size` (1 or 2) bytes merged into groups of `k`
+    /// (CHW to HWC), in strips of [`STRIP`] groups (AVX2, [`strip`]).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Interleave { size: u8, k: u8 },
 }
 
 impl Kernel {
@@ -140,7 +150,96 @@ impl Kernel {
             #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
             Kernel::Bytes8Narrow => side.min(NARROW_TILE),
             #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Interleave { .. } => STRIP,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
             _ => side,
+        }
+    }
+
+    /// Whether this kernel takes a tile's whole run along `q` in one call (the strips).
+    pub(super) fn whole_q(self) -> bool {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Deinterleave { .. } => true,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            _ => false,
+        }
+    }
+}
+
+/// The groups of an interleaving strip (a tile's side along the source rows): long runs in
+/// the source rows and the output, within L2 (4 rows of 2-byte elements: 32 KiB in, 32 out).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+const STRIP: usize = 4096;
+
+/// The strip kernel, if any, for a tile whose input is contiguous along `p` (`np` long) and
+/// whose output is contiguous along `q` (`nq` long, `sq` elements apart in the source), of
+/// elements of `size` bytes, with output rows along `p` `dp` elements apart: a deinterleave when
+/// the `p` axis is a packed group of 2 to 4 (`np == sq`), an interleave when `q` is one
+/// (`nq == dp`, the source rows `sq > 0` apart). AVX2 only: compiled for the baseline the same loops run at a tenth of the
+/// speed, slower than the scalar tiles (BENCHMARKS.md, "Flips and small elements").
+#[inline]
+pub(super) fn strip(size: usize, (np, nq): (usize, usize), sq: isize, dp: usize) -> Option<Kernel> {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        if !matches!(size, 1 | 2) || !avx2() {
+            return None;
+        }
+        let (size, group) = (size as u8, 2..=4);
+        if group.contains(&np) && sq == np as isize {
+            return Some(Kernel::Deinterleave { size, k: np as u8 });
+        }
+        if group.contains(&nq) && dp == nq && sq > 0 {
+            return Some(Kernel::Interleave { size, k: nq as u8 });
+        }
+        None
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        let _ = (size, np, nq, sq, dp);
+        None
+    }
+}
+
+/// The loop of the strip kernels, for `K` elements of `T` to a group: with `SPLIT`,
+/// `dst[c * d + j] = src[j * K + c]` (deinterleave); without, `dst[j * K + c] = src[c * d + j]`
+/// (interleave); for `c < K`, `j < n`. Written on slices, so that the compiler, which knows
+/// them apart, vectorizes the groups with shuffles where the instruction set allows (`x86.rs`
+/// compiles it with AVX2); compiled for the baseline it is the scalar twin.
+///
+/// # Safety
+///
+/// The `n * K` grouped elements and the `K` rows of `n` elements at `d` apart readable (the
+/// source) and writable (the output), the output disjoint from the source and its rows from
+/// each other (`d >= n`); plain elements.
+#[inline(always)]
+pub(super) unsafe fn strip_loop<T: Copy, const K: usize, const SPLIT: bool>(
+    src: *const T,
+    dst: *mut T,
+    d: usize,
+    n: usize,
+) {
+    // SAFETY: the caller's contract: the grouped side is `n * K` elements, each row `n`, the
+    // rows `d >= n` apart, so the `K + 1` slices are valid and the mutable ones disjoint.
+    unsafe {
+        if SPLIT {
+            let src = std::slice::from_raw_parts(src, n * K);
+            let rows: [&mut [T]; K] =
+                std::array::from_fn(|c| std::slice::from_raw_parts_mut(dst.add(c * d), n));
+            for (j, group) in src.chunks_exact(K).enumerate() {
+                for c in 0..K {
+                    rows[c][j] = group[c];
+                }
+            }
+        } else {
+            let rows: [&[T]; K] =
+                std::array::from_fn(|c| std::slice::from_raw_parts(src.add(c * d), n));
+            let out = std::slice::from_raw_parts_mut(dst, n * K);
+            for (j, group) in out.chunks_exact_mut(K).enumerate() {
+                for c in 0..K {
+                    group[c] = rows[c][j];
+                }
+            }
         }
     }
 }
@@ -334,9 +433,17 @@ pub(super) unsafe fn tile(
     nj: usize,
 ) {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
-    // SAFETY: the caller's contract.
+    // SAFETY: the caller's contract; a strip kernel was chosen by [`strip`] for this geometry:
+    // a deinterleave's source groups are packed (`sq == ni`), an interleave's output groups
+    // are (`dp == nj`).
     unsafe {
-        dispatch(kernel, x86::Strided { src, sq, dst, dp }, (ni, nj));
+        match kernel {
+            Kernel::Deinterleave { size, k } => x86::strip(true, (size, k), src, dst, dp, nj),
+            Kernel::Interleave { size, k } => {
+                x86::strip(false, (size, k), src, dst, sq.unsigned_abs(), ni);
+            }
+            _ => dispatch(kernel, x86::Strided { src, sq, dst, dp }, (ni, nj)),
+        }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri))))]
     {
@@ -405,6 +512,14 @@ unsafe fn dispatch(kernel: Kernel, at: impl x86::Cast, n: (usize, usize)) {
             Kernel::Bytes8 | Kernel::Bytes8Narrow => x86::tile_8(at.cast::<f64>(), n),
             #[cfg(avx512)]
             Kernel::Bytes16 => x86::tile_16(at.cast::<u128>(), n),
+            // Strips run through `tile` only (`kernel_tabled` never chooses them): element by
+            // element here.
+            Kernel::Deinterleave { size: 1, .. } | Kernel::Interleave { size: 1, .. } => {
+                x86::tile_scalar(at.cast::<u8>(), n);
+            }
+            Kernel::Deinterleave { .. } | Kernel::Interleave { .. } => {
+                x86::tile_scalar(at.cast::<u16>(), n);
+            }
         }
     }
 }
@@ -415,6 +530,80 @@ mod x86;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The strip loop (the scalar twin, and the AVX2 build where the machine has it) against
+    /// the definition: every element size and group, lengths around the vector widths, rows
+    /// padded apart; untouched slots keep their values.
+    #[test]
+    fn strips_are_exact() {
+        fn one<T: Copy + PartialEq + std::fmt::Debug, const K: usize>(of: fn(usize) -> T) {
+            let lens: &[usize] = if cfg!(miri) {
+                &[0, 1, 17]
+            } else {
+                &[0, 1, 7, 31, 32, 33, 100, 257]
+            };
+            for &n in lens {
+                let d = n + 5;
+                let grouped: Vec<T> = (0..n * K).map(of).collect();
+                let rows: Vec<T> = (0..K * d).map(of).collect();
+                let blank = of(usize::MAX);
+                // Split: grouped -> rows; merge: rows -> grouped.
+                let mut split = vec![blank; K * d];
+                let mut merged = vec![blank; n * K];
+                // SAFETY: `n * K` grouped elements and `K` rows of `n` at `d >= n` apart, in
+                // separate buffers.
+                unsafe {
+                    strip_loop::<T, K, true>(grouped.as_ptr(), split.as_mut_ptr(), d, n);
+                    strip_loop::<T, K, false>(rows.as_ptr(), merged.as_mut_ptr(), d, n);
+                }
+                for c in 0..K {
+                    for j in 0..d {
+                        let want = if j < n { grouped[j * K + c] } else { blank };
+                        assert_eq!(split[c * d + j], want, "split K {K} n {n} c {c} j {j}");
+                    }
+                    for j in 0..n {
+                        assert_eq!(merged[j * K + c], rows[c * d + j], "merge K {K} n {n}");
+                    }
+                }
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                if avx2() {
+                    let size = std::mem::size_of::<T>() as u8;
+                    let (mut split2, mut merged2) = (vec![blank; K * d], vec![blank; n * K]);
+                    // SAFETY: as above; AVX2 is on this machine, `T` of 1 or 2 bytes, plain.
+                    unsafe {
+                        let at = (size, K as u8);
+                        x86::strip(
+                            true,
+                            at,
+                            grouped.as_ptr().cast(),
+                            split2.as_mut_ptr().cast(),
+                            d,
+                            n,
+                        );
+                        x86::strip(
+                            false,
+                            at,
+                            rows.as_ptr().cast(),
+                            merged2.as_mut_ptr().cast(),
+                            d,
+                            n,
+                        );
+                    }
+                    assert_eq!(
+                        (split2, merged2),
+                        (split.clone(), merged.clone()),
+                        "AVX2, K {K} n {n}"
+                    );
+                }
+            }
+        }
+        one::<u8, 2>(|i| i as u8);
+        one::<u8, 3>(|i| i as u8);
+        one::<u8, 4>(|i| i as u8);
+        one::<u16, 2>(|i| i as u16);
+        one::<u16, 3>(|i| i as u16);
+        one::<u16, 4>(|i| i as u16);
+    }
 
     /// The reversed streaming copy against its scalar twin: every element size (1 to 16 bytes,
     /// 3 and 12 without a vector kernel), lengths around the 16-byte blocks, outputs at every

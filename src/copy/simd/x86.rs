@@ -11,6 +11,7 @@
 //! | 4 bytes, strides of 1 KiB multiples (AVX-512F) | 16 x 16 | two in lanes, two of lanes |
 //! | 8 bytes (AVX-512F) | 8 x 8 | one of unpacks, two of lanes |
 //! | 16 bytes (AVX-512F) | 4 x 4 | two of lanes |
+//! | strips of 1 or 2 bytes, groups of 2 to 4 (AVX2) | a group by a strip | the compiler's, from [`strip_loop`](super::strip_loop) |
 //!
 //! The in-L1 kernel does the lane-crossing step in the load ports (`vinsertf128` from memory)
 //! instead of the shuffle port, which bounds the other kernel when the data is in L1; past L1
@@ -632,4 +633,57 @@ pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, siz
         }
     }
     true
+}
+
+/// The strip kernels ([`strip_loop`](super::strip_loop)) compiled with AVX2: with `split`, the
+/// `n` groups of `k` elements of `size` bytes at `src` into `k` rows `d` apart at `dst`;
+/// without, `k` rows of `n` elements `d` apart at `src` into `n` groups at `dst`.
+///
+/// # Safety
+///
+/// [`strip_loop`](super::strip_loop)'s contract; `size` 1 or 2 and `k` 2 to 4 (others copy
+/// nothing); AVX2 on this machine.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn strip(
+    split: bool,
+    (size, k): (u8, u8),
+    src: *const u8,
+    dst: *mut u8,
+    d: usize,
+    n: usize,
+) {
+    use super::strip_loop as l;
+    let (s2, d2) = (src.cast::<u16>(), dst.cast::<u16>());
+    // SAFETY: the caller's contract, the bytes read as elements of `size` bytes.
+    unsafe {
+        match (split, size, k) {
+            (true, 1, 2) => l::<u8, 2, true>(src, dst, d, n),
+            (true, 1, 3) => l::<u8, 3, true>(src, dst, d, n),
+            (true, 1, 4) => l::<u8, 4, true>(src, dst, d, n),
+            (true, 2, 2) => l::<u16, 2, true>(s2, d2, d, n),
+            (true, 2, 3) => l::<u16, 3, true>(s2, d2, d, n),
+            (true, 2, 4) => l::<u16, 4, true>(s2, d2, d, n),
+            (false, 1, 2) => l::<u8, 2, false>(src, dst, d, n),
+            (false, 1, 3) => l::<u8, 3, false>(src, dst, d, n),
+            (false, 1, 4) => l::<u8, 4, false>(src, dst, d, n),
+            (false, 2, 2) => l::<u16, 2, false>(s2, d2, d, n),
+            (false, 2, 3) => l::<u16, 3, false>(s2, d2, d, n),
+            (false, 2, 4) => l::<u16, 4, false>(s2, d2, d, n),
+            _ => {}
+        }
+    }
+}
+
+/// Element by element: `*dst(i, j) = *src(i, j)` over the tile.
+///
+/// # Safety
+///
+/// [`tile`](super::tile)'s contract for the tile `at` addresses.
+pub(super) unsafe fn tile_scalar<T: Copy>(at: impl At<T>, (ni, nj): (usize, usize)) {
+    for i in 0..ni {
+        for j in 0..nj {
+            // SAFETY: `(i, j)` inside the tile.
+            unsafe { *at.dst(i, j) = *at.src(i, j) };
+        }
+    }
 }
