@@ -56,7 +56,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         };
         // Rows that go down in memory (a flipped outer axis) are read last to first when the
         // copy streams past the caches: the reads then go up, as the prefetchers expect, and
-        // the streaming stores do not mind the order (BENCHMARKS.md, "Flips").
+        // the streaming stores do not mind the order (BENCHMARKS.md, "Flips and small elements").
         if stores == Stores::Stream && s0 < 0 {
             (0..rows).rev().for_each(row);
         } else {

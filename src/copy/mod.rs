@@ -213,7 +213,7 @@ where
 }
 
 /// [`copy_into`] of the array at `ptr` with `shape` and `strides` (the door of
-/// [`StridedSlice`](slice::StridedSlice) too).
+/// [`StridedSlice`] too).
 ///
 /// # Safety
 ///
