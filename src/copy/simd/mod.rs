@@ -343,7 +343,7 @@ pub(super) unsafe fn stream(src: *const u8, dst: *mut u8, n: usize) {
 
 /// Copy the `n` elements of `size` bytes at `src`, `src - size`, `src - 2 * size`, ... (a row
 /// read backwards) to `dst` in that order, with streaming stores where the machine has them
-/// (a reversed row of a large flip: BENCHMARKS.md, "Flips"); [`fence`] before the bytes are
+/// (a reversed row of a large flip: BENCHMARKS.md, "Flips and small elements"); [`fence`] before the bytes are
 /// handed to another thread. The scalar twin copies element by element.
 ///
 /// # Safety
