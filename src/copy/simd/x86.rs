@@ -11,7 +11,7 @@
 //! | 4 bytes, strides of 1 KiB multiples (AVX-512F) | 16 x 16 | two in lanes, two of lanes |
 //! | 8 bytes (AVX-512F) | 8 x 8 | one of unpacks, two of lanes |
 //! | 16 bytes (AVX-512F) | 4 x 4 | two of lanes |
-//! | strips of 1 or 2 bytes, groups of 2 to 4 (AVX2) | a group by a strip | the compiler's, from [`strip_loop`](super::strip_loop) |
+//! | strips of 1 or 2 bytes, groups of 2 to 4 (AVX2, or the baseline) | a group by a strip | the compiler's, from [`strip_loop`](super::strip_loop) |
 //!
 //! The in-L1 kernel does the lane-crossing step in the load ports (`vinsertf128` from memory)
 //! instead of the shuffle port, which bounds the other kernel when the data is in L1; past L1
@@ -635,16 +635,52 @@ pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, siz
     true
 }
 
-/// The strip kernels ([`strip_loop`](super::strip_loop)) compiled with AVX2: with `split`, the
-/// `n` groups of `k` elements of `size` bytes at `src` into `k` rows `d` apart at `dst`;
-/// without, `k` rows of `n` elements `d` apart at `src` into `n` groups at `dst`.
+/// The strip kernels ([`strip_loop`](super::strip_loop)): with `split`, the `n` groups of `k`
+/// elements of `size` bytes at `src` into `k` rows `d` apart at `dst`; without, `k` rows of
+/// `n` elements `d` apart at `src` into `n` groups at `dst`. Compiled with AVX2 where the
+/// machine has it (about ten times the baseline's speed, BENCHMARKS.md, "Flips and small
+/// elements"), for the baseline elsewhere.
 ///
 /// # Safety
 ///
 /// [`strip_loop`](super::strip_loop)'s contract; `size` 1 or 2 and `k` 2 to 4 (others copy
-/// nothing); AVX2 on this machine.
-#[target_feature(enable = "avx2")]
+/// nothing).
+#[inline]
 pub(super) unsafe fn strip(
+    split: bool,
+    at: (u8, u8),
+    src: *const u8,
+    dst: *mut u8,
+    d: usize,
+    n: usize,
+) {
+    if super::avx2() {
+        // SAFETY: the caller's contract; AVX2 is on this machine.
+        unsafe { strip_avx2(split, at, src, dst, d, n) }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { strips(split, at, src, dst, d, n) }
+    }
+}
+
+/// [`strips`] compiled with AVX2.
+///
+/// # Safety
+///
+/// [`strip`]'s contract, and AVX2 on this machine.
+#[target_feature(enable = "avx2")]
+unsafe fn strip_avx2(split: bool, at: (u8, u8), src: *const u8, dst: *mut u8, d: usize, n: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { strips(split, at, src, dst, d, n) }
+}
+
+/// The strip loop of the right element type and group.
+///
+/// # Safety
+///
+/// [`strip`]'s contract.
+#[inline(always)]
+unsafe fn strips(
     split: bool,
     (size, k): (u8, u8),
     src: *const u8,
