@@ -27,6 +27,12 @@ impl Elem for [u8; 3] {
         [i as u8, (i >> 8) as u8, (i >> 16) as u8]
     }
 }
+impl Elem for half::f16 {
+    fn of(i: usize) -> Self {
+        // Finite values only (no NaN, which compares unequal to itself).
+        half::f16::from_bits((i % 0x7c00) as u16)
+    }
+}
 impl Elem for String {
     fn of(i: usize) -> Self {
         i.to_string()
@@ -239,4 +245,27 @@ fn strips() {
     ));
     // Strided pixels in the input (a crop): the groups are not packed, element tiles.
     permute::<u8>(&[2, 3000, 3], &[0, 2, 1], &[1, 2, 1]);
+}
+
+/// `half::f16` (and any plain 2-byte element) takes the plans of `u16`: the vector tiles, the
+/// tiles of rows and the strips, with the same values.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn half_precision_as_u16() {
+    for (shape, perm) in [
+        (&[1, 20_000, 3][..], &[0, 2, 1][..]),
+        (&[2, 3, 9000], &[0, 2, 1]),
+        (&[300, 200], &[1, 0]),
+        (&[4, 700, 6, 64], &[0, 2, 1, 3]),
+        (&[4, 5, 6, 7, 8, 9], &[5, 3, 1, 0, 2, 4]),
+    ] {
+        let steps = vec![1; shape.len()];
+        let f16 = permute::<half::f16>(shape, perm, &steps);
+        assert_eq!(
+            f16,
+            permute::<u16>(shape, perm, &steps),
+            "{shape:?} {perm:?}"
+        );
+    }
+    assert!(super::simd::plain_by_name::<half::bf16>());
 }

@@ -1,5 +1,5 @@
-//! The copy engine on every element size (1, 2, 4, 8 and 16 bytes, an odd 3-byte array, and
-//! a `Clone`-only `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
+//! The copy engine on every element size (1, 2, 4, 8 and 16 bytes, half precision, an odd
+//! 3-byte array, and a `Clone`-only `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
 //! empty, 0-d), through each copy path: the small-copy walk (under 16 KiB of output), strided
 //! rows, the tiled plan from 16 KiB on strides of a multiple of 512 bytes and from 1 MiB on any,
 //! and the larger tiles from 8 MiB, with the vector tiles for plain 1-, 2- and 4-byte elements
@@ -55,6 +55,17 @@ impl Elem for [u8; 4] {
 impl Elem for (u8, u16) {
     fn of(i: usize) -> (u8, u16) {
         (i as u8, (i >> 8) as u16)
+    }
+}
+impl Elem for half::f16 {
+    fn of(i: usize) -> half::f16 {
+        // Finite values only (NaN compares unequal to itself).
+        half::f16::from_bits((i % 0x7c00) as u16)
+    }
+}
+impl Elem for half::bf16 {
+    fn of(i: usize) -> half::bf16 {
+        half::bf16::from_bits((i % 0x7f80) as u16)
     }
 }
 impl Elem for [u8; 3] {
@@ -226,6 +237,14 @@ fn one_byte() {
 fn two_bytes() {
     small::<u16>(check_copy);
     large::<u16>(check_copy, true);
+}
+
+/// Half precision (`half`'s `f16` and `bf16`) moves as 2-byte plain elements, as `u16` does.
+#[test]
+fn half_precision() {
+    small::<half::f16>(check_copy);
+    large::<half::f16>(check_copy, true);
+    large::<half::bf16>(check_copy, false);
 }
 
 #[test]
