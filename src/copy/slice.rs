@@ -123,7 +123,8 @@ impl<'a, A> StridedSlice<'a, A> {
     ///
     /// ```
     /// use ndarray_reshape::StridedSlice;
-    /// let view = StridedSlice::new(&[1, 2, 3, 4], &[2, 2], &[1, 2], 0)?;
+    /// let data = [1, 2, 3, 4];
+    /// let view = StridedSlice::new(&data, &[2, 2], &[1, 2], 0)?;
     /// assert_eq!(view.shape(), &[2, 2]);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
@@ -135,7 +136,8 @@ impl<'a, A> StridedSlice<'a, A> {
     ///
     /// ```
     /// use ndarray_reshape::StridedSlice;
-    /// let view = StridedSlice::new(&[7; 3], &[4, 5], &[0, 0], 1)?;
+    /// let data = [7; 3];
+    /// let view = StridedSlice::new(&data, &[4, 5], &[0, 0], 1)?;
     /// assert_eq!(view.len(), 20);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
@@ -147,7 +149,8 @@ impl<'a, A> StridedSlice<'a, A> {
     ///
     /// ```
     /// use ndarray_reshape::StridedSlice;
-    /// let view = StridedSlice::<f32>::new(&[], &[3, 0], &[1, 1], 0)?;
+    /// let data: [f32; 0] = [];
+    /// let view = StridedSlice::new(&data, &[3, 0], &[1, 1], 0)?;
     /// assert!(view.is_empty());
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
