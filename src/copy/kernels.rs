@@ -403,7 +403,7 @@ impl Tiles {
     /// Tiles of whole rows for a copy from `source`, whose last axis is contiguous and whose
     /// rows are under [`ROW_TILE_BYTES`] long, when the input's row axis of smallest stride `p`
     /// is not the output's fastest row axis: each tile then reads and writes runs of about a
-    /// page. Rows are copied with streaming stores when `stream`. `None` where a row copy in the
+    /// page. Rows are written as `stores` says (see [`row_tile`]). `None` where a row copy in the
     /// output's order already reads the rows in the input's order.
     pub(super) fn rows<A>(source: &Source<A>, stores: Stores) -> Option<Tiles> {
         let (shape, strides) = (&source.shape[..], &source.strides[..]);
