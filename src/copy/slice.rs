@@ -3,7 +3,7 @@
 //! tensor), checked once against the buffer and then copied by the same planning, kernels and
 //! threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
 
-use crate::dims::Order;
+use crate::dims::{checked_size, Order};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout;
 
@@ -264,24 +264,16 @@ impl<A: Clone + Send + Sync> StridedSlice<'_, A> {
     }
 }
 
-/// The element count of `shape`, or the [`Rule::Overflow`] at the axis where the product
-/// passes `isize::MAX` (zero dims left out, as [`checked_size`](crate::dims::checked_size)).
+/// The element count of `shape` ([`checked_size`]), or the [`Rule::Overflow`] at the first
+/// axis where the product passes `isize::MAX`.
 fn size(shape: &[usize]) -> Result<usize, Fail> {
-    let (mut nonzero, mut zero) = (1usize, false);
-    for (k, &d) in shape.iter().enumerate() {
-        if d == 0 {
-            zero = true;
-            continue;
-        }
-        match nonzero.checked_mul(d).filter(|&p| p <= isize::MAX as usize) {
-            Some(p) => nonzero = p,
-            None => {
-                let why = format!("the dims up to axis {k} multiply past {}", isize::MAX);
-                return Err(Fail::at(Rule::Overflow, k, why));
-            }
-        }
-    }
-    Ok(if zero { 0 } else { nonzero })
+    checked_size(shape.iter().copied()).ok_or_else(|| {
+        let k = (0..shape.len())
+            .find(|&k| checked_size(shape[..=k].iter().copied()).is_none())
+            .unwrap_or(0);
+        let why = format!("the dims up to axis {k} multiply past {}", isize::MAX);
+        Fail::at(Rule::Overflow, k, why)
+    })
 }
 
 /// Checks that a non-empty view reaches only indices `0..len` from `offset`: the lowest index
