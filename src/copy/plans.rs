@@ -2,6 +2,7 @@
 //! size and a `Clone`-only type, on ranks 3 to 8 with odd extents and reversed or stepped
 //! axes, each checked element by element and for the plan the schedule took.
 
+use super::tests::c_order;
 use super::{gather_c, Schedule, Source};
 use crate::dims::Reading;
 use ndarray::{Array, ArrayView, Axis, IxDyn, Slice};
@@ -61,7 +62,7 @@ fn plan<T: Elem>(view: &ArrayView<'_, T, IxDyn>) -> Plan {
 }
 
 /// `shape` permuted by `perm`, then each axis `k` of the result stepped by `steps[k]`, copied
-/// in C order: checks the elements against ndarray's iteration and returns the plan taken.
+/// in C order: checks the elements against ndarray's `assign` and returns the plan taken.
 fn permute<T: Elem>(shape: &[usize], perm: &[usize], steps: &[isize]) -> Plan {
     let n = shape.iter().product();
     let base = Array::from_shape_vec(IxDyn(shape), (0..n).map(T::of).collect()).unwrap();
@@ -69,7 +70,7 @@ fn permute<T: Elem>(shape: &[usize], perm: &[usize], steps: &[isize]) -> Plan {
     for (k, &s) in steps.iter().enumerate() {
         view.slice_axis_inplace(Axis(k), Slice::new(0, None, s));
     }
-    let want: Vec<T> = view.iter().cloned().collect();
+    let want = c_order(&view);
     let got = gather_c(&Source::of(&view, Reading::C), view.len());
     assert_eq!(
         got,
