@@ -1,6 +1,6 @@
 //! The dialects against the frameworks: every recorded framework case (`conformance`), the
-//! reshape nodes of 58 real models (`models`), and every error message (`errors`). One test
-//! binary, a module per concern.
+//! reshape nodes of 58 real models (`models`), every error message (`errors`), and einops'
+//! answers for `rearrange` and `repeat` (`rearrange`). One test binary, a module per concern.
 
 // The helpers the modules share, each loaded once.
 #[path = "../common/json.rs"]
@@ -14,3 +14,4 @@ mod oracle;
 mod conformance;
 mod errors;
 mod models;
+mod rearrange;
