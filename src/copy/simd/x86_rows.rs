@@ -117,12 +117,15 @@ pub(super) unsafe fn strip(
     d: usize,
     n: usize,
 ) {
-    if super::avx2() {
-        // SAFETY: the caller's contract; AVX2 is on this machine.
-        unsafe { strip_avx2(split, at, src, dst, d, n) }
-    } else {
-        // SAFETY: the caller's contract.
-        unsafe { strips(split, at, src, dst, d, n) }
+    let avx2 = super::avx2();
+    // SAFETY: the caller's contract; AVX2 only where the machine has it.
+    unsafe {
+        match (split, avx2) {
+            (true, true) => strip_avx2::<true>(at, src, dst, d, n),
+            (false, true) => strip_avx2::<false>(at, src, dst, d, n),
+            (true, false) => strips::<true>(at, src, dst, d, n),
+            (false, false) => strips::<false>(at, src, dst, d, n),
+        }
     }
 }
 
@@ -132,19 +135,25 @@ pub(super) unsafe fn strip(
 ///
 /// [`strip`]'s contract, and AVX2 on this machine.
 #[target_feature(enable = "avx2")]
-unsafe fn strip_avx2(split: bool, at: (u8, u8), src: *const u8, dst: *mut u8, d: usize, n: usize) {
+unsafe fn strip_avx2<const SPLIT: bool>(
+    at: (u8, u8),
+    src: *const u8,
+    dst: *mut u8,
+    d: usize,
+    n: usize,
+) {
     // SAFETY: the caller's contract.
-    unsafe { strips(split, at, src, dst, d, n) }
+    unsafe { strips::<SPLIT>(at, src, dst, d, n) }
 }
 
-/// The strip loop of the right element type and group.
+/// The strip loop of the right element type and group, in one direction (`SPLIT`: groups
+/// into rows, or rows into groups).
 ///
 /// # Safety
 ///
 /// [`strip`]'s contract.
 #[inline(always)]
-unsafe fn strips(
-    split: bool,
+unsafe fn strips<const SPLIT: bool>(
     (size, k): (u8, u8),
     src: *const u8,
     dst: *mut u8,
@@ -155,19 +164,13 @@ unsafe fn strips(
     let (s2, d2) = (src.cast::<u16>(), dst.cast::<u16>());
     // SAFETY: the caller's contract, the bytes read as elements of `size` bytes.
     unsafe {
-        match (split, size, k) {
-            (true, 1, 2) => l::<u8, 2, true>(src, dst, d, n),
-            (true, 1, 3) => l::<u8, 3, true>(src, dst, d, n),
-            (true, 1, 4) => l::<u8, 4, true>(src, dst, d, n),
-            (true, 2, 2) => l::<u16, 2, true>(s2, d2, d, n),
-            (true, 2, 3) => l::<u16, 3, true>(s2, d2, d, n),
-            (true, 2, 4) => l::<u16, 4, true>(s2, d2, d, n),
-            (false, 1, 2) => l::<u8, 2, false>(src, dst, d, n),
-            (false, 1, 3) => l::<u8, 3, false>(src, dst, d, n),
-            (false, 1, 4) => l::<u8, 4, false>(src, dst, d, n),
-            (false, 2, 2) => l::<u16, 2, false>(s2, d2, d, n),
-            (false, 2, 3) => l::<u16, 3, false>(s2, d2, d, n),
-            (false, 2, 4) => l::<u16, 4, false>(s2, d2, d, n),
+        match (size, k) {
+            (1, 2) => l::<u8, 2, SPLIT>(src, dst, d, n),
+            (1, 3) => l::<u8, 3, SPLIT>(src, dst, d, n),
+            (1, 4) => l::<u8, 4, SPLIT>(src, dst, d, n),
+            (2, 2) => l::<u16, 2, SPLIT>(s2, d2, d, n),
+            (2, 3) => l::<u16, 3, SPLIT>(s2, d2, d, n),
+            (2, 4) => l::<u16, 4, SPLIT>(s2, d2, d, n),
             _ => {}
         }
     }
