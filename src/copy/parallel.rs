@@ -83,6 +83,7 @@ impl Shared {
 
     /// Take a seat if one is left and units are still to claim: a helper that comes after
     /// the last claim has nothing to do here.
+    #[allow(deprecated)] // `fetch_update` is `try_update` on newer nightlies, not in Rust 1.80
     fn seat(&self) -> bool {
         self.next.load(Ordering::Relaxed) < self.units
             && self

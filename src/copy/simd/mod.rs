@@ -48,6 +48,7 @@ pub(super) fn plain_by_name<A>() -> bool {
 
 /// Output rows of at most this many bytes make a tile's output dense: its blocks then run output
 /// row by output row (BENCHMARKS.md, "The vector kernels").
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))] // the x86 kernels' own
 pub(super) const DENSE_ROW_BYTES: usize = 1024;
 
 /// The instruction sets of this machine that the kernels use, detected once: bit 0 AVX2, bit 1
@@ -148,6 +149,7 @@ pub(super) enum Kernel {
 impl Kernel {
     /// The tile side along the input's contiguous axis (output rows per tile) this kernel
     /// runs in, given the engine's `side`.
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(unused_variables))]
     pub(super) fn tile_side(self, side: usize) -> usize {
         match self {
             #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
@@ -217,6 +219,7 @@ pub(super) fn strip(size: usize, (np, nq): (usize, usize), sq: isize, dp: usize)
 /// source) and writable (the output), the output disjoint from the source and its rows from
 /// each other (`d >= n`); plain elements.
 #[inline(always)]
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))] // tested alone there
 pub(super) unsafe fn strip_loop<T: Copy, const K: usize, const SPLIT: bool>(
     src: *const T,
     dst: *mut T,
@@ -252,6 +255,7 @@ pub(super) unsafe fn strip_loop<T: Copy, const K: usize, const SPLIT: bool>(
 /// source and output then fit in a 48 KiB L1 data cache together. Measured 1.2x to 1.4x
 /// [`Kernel::Bytes4`] from 16 to 25 KiB, slower from 30 KiB on (BENCHMARKS.md, "The vector
 /// kernels").
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))] // the x86 kernels' own
 const IN_L1_BYTES: usize = 24 * 1024;
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes8`] for 8-byte elements on
