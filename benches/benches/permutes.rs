@@ -19,7 +19,9 @@
 //!   code already inside `install` calls it: the repetitions run inside one `install`;
 //! - `install`: through one `install` per copy on a pool of T (the hand-off counted each
 //!   time); the table then has `install_T`, an empty `install` on the same pool, the part of
-//!   the time that is rayon's hand-off and not the copy;
+//!   the time that is rayon's hand-off and not the copy, and on the 2-D cases
+//!   `install_transpose_1`, the `transpose` crate's copy handed off the same way (what a copy
+//!   of that size costs in that calling way, whoever makes it);
 //! - `main`: from the main thread, with rayon's global pool of T - 1 (which only exists for
 //!   T = 2: at one thread the main thread alone is the pool way's copy, which the 1-thread
 //!   column then shows).
@@ -209,6 +211,9 @@ enum Who {
     Memcpy,
     /// An empty `install` on the pool of this many threads (`--way=install`).
     Install(usize),
+    /// The `transpose` crate through one `install` per copy on the one-thread pool
+    /// (`--way=install`, 2-D cases).
+    InstallTranspose,
 }
 
 impl Who {
@@ -221,6 +226,7 @@ impl Who {
             Who::TransposeCrate => "transpose_crate_1".to_owned(),
             Who::Memcpy => "memcpy".to_owned(),
             Who::Install(t) => format!("install_{t}"),
+            Who::InstallTranspose => "install_transpose_1".to_owned(),
         }
     }
 }
@@ -270,6 +276,9 @@ fn case<A: Elem>(
     who.push(Who::Memcpy);
     if pools.way == Way::Install {
         who.extend([Who::Install(1), Who::Install(2)]);
+        if two_d {
+            who.push(Who::InstallTranspose);
+        }
     }
     if !only.is_empty() {
         who.retain(|w| only.iter().any(|o| w.name().starts_with(o.as_str())));
@@ -314,6 +323,13 @@ fn case<A: Elem>(
         Who::TransposeCrate => {
             for _ in 0..reps {
                 transpose::transpose(black_box(src), out, shape[1], shape[0]);
+            }
+        }
+        Who::InstallTranspose => {
+            for _ in 0..reps {
+                pools.rayon[0].install(|| {
+                    transpose::transpose(black_box(src), &mut *out, shape[1], shape[0])
+                });
             }
         }
         Who::Memcpy => {
@@ -477,6 +493,7 @@ fn report(rows: &[(&str, Vec<(Who, f64)>)]) {
         "memcpy",
         "install_1",
         "install_2",
+        "install_transpose_1",
     ];
     println!("\nGB/s (2 x output bytes / median of {ROUNDS} interleaved rounds):\n");
     println!("| case | {} |", cols.join(" | "));
