@@ -274,6 +274,11 @@ impl Stores {
 /// Rows of tiles at least this long stream whatever their alignment (see [`row_tile`]).
 const STREAM_ROW_BYTES: usize = 512;
 
+/// Tiles of rows shorter than this are copied in the input's order, longer ones in the
+/// output's: head splits of 64- to 256-byte rows ran 1.3x to 2x faster in the input's order,
+/// of 512 bytes to 1.25 KiB 0.75x (BENCHMARKS.md, "Thresholds").
+const INPUT_ORDER_ROW_BYTES: usize = 512;
+
 /// Plain rows at least this long are copied with `memcpy`; the clone loop, which the compiler
 /// vectorizes for the baseline instruction set only, ran 128-byte rows of `u16` at 0.6x to
 /// 0.8x of it (BENCHMARKS.md, "Flips and small elements"); shorter rows do not repay the call.
@@ -542,7 +547,9 @@ impl Tiles {
 }
 
 /// Rows of `row` contiguous elements: row `(i, j)` from `src + i * sp + j * sq` to
-/// `dst + i * dp + j * dq`, for `i < ni`, `j < nj`; a fence after streaming stores.
+/// `dst + i * dp + j * dq`, for `i < ni`, `j < nj`; a fence after streaming stores. Rows under
+/// [`INPUT_ORDER_ROW_BYTES`] are copied in the input's order (`i`, the smaller stride,
+/// innermost: one stream of reads, `ni` of writes), longer ones in the output's.
 ///
 /// # Safety
 ///
@@ -566,19 +573,22 @@ unsafe fn row_tile<A: Clone>(
         Stores::Stream if !lines && bytes < STREAM_ROW_BYTES => Stores::Plain,
         stores => stores,
     };
-    for i in 0..ni {
-        for j in 0..nj {
-            // SAFETY: `i < ni`, `j < nj` (caller's contract).
-            unsafe {
-                copy_row(
-                    src.offset(i as isize * sp + j as isize * sq),
-                    1,
-                    dst.add(i * dp + j * dq),
-                    row,
-                    stores,
-                );
-            }
+    let copy = |i: usize, j: usize| {
+        // SAFETY: `i < ni`, `j < nj` (caller's contract).
+        unsafe {
+            copy_row(
+                src.offset(i as isize * sp + j as isize * sq),
+                1,
+                dst.add(i * dp + j * dq),
+                row,
+                stores,
+            );
         }
+    };
+    if bytes < INPUT_ORDER_ROW_BYTES {
+        (0..nj).for_each(|j| (0..ni).for_each(|i| copy(i, j)));
+    } else {
+        (0..ni).for_each(|i| (0..nj).for_each(|j| copy(i, j)));
     }
     if stores == Stores::Stream {
         simd::fence();
