@@ -22,7 +22,21 @@ macro_rules! elem {
         }
     )*};
 }
-elem!(u8, u16, u32, u64, u128);
+elem!(u8, u16, i16, u32, u64, u128);
+impl Elem for [u8; 2] {
+    fn of(i: usize) -> Self {
+        [i as u8, (i >> 8) as u8]
+    }
+}
+/// A 2-byte `Copy` type of the user's: cloned, as the copy cannot know it has no padding.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Pair(u16);
+impl Elem for Pair {
+    fn of(i: usize) -> Self {
+        Pair(i as u16)
+    }
+    const PLAIN: bool = false;
+}
 impl Elem for [u8; 3] {
     fn of(i: usize) -> Self {
         [i as u8, (i >> 8) as u8, (i >> 16) as u8]
@@ -52,6 +66,8 @@ enum Plan {
 
 /// The plan of a copy of `view` (read in C order).
 fn plan<T: Elem>(view: &ArrayView<'_, T, IxDyn>) -> Plan {
+    // The plan the copy took: the copy finds plain elements by their type's name.
+    assert_eq!(super::simd::plain_by_name::<T>(), T::PLAIN);
     let source = Source::of(view, Reading::C);
     match Schedule::new(&source, view.len(), T::PLAIN) {
         Schedule::Rows { .. } => Plan::Rows,
@@ -248,11 +264,12 @@ fn strips() {
     permute::<u8>(&[2, 3000, 3], &[0, 2, 1], &[1, 2, 1]);
 }
 
-/// `half::f16` (and any plain 2-byte element) takes the plans of `u16`: the vector tiles, the
-/// tiles of rows and the strips, with the same values.
+/// `half::f16` and the other plain 2-byte elements (`i16`, `[u8; 2]`) take the plans of `u16`:
+/// the vector tiles, the tiles of rows and the strips, with the same values. A 2-byte `Copy`
+/// struct is cloned element by element, with the same values.
 #[test]
 #[cfg_attr(miri, ignore)]
-fn half_precision_as_u16() {
+fn two_byte_elements_as_u16() {
     for (shape, perm) in [
         (&[1, 20_000, 3][..], &[0, 2, 1][..]),
         (&[2, 3, 9000], &[0, 2, 1]),
@@ -261,12 +278,17 @@ fn half_precision_as_u16() {
         (&[4, 5, 6, 7, 8, 9], &[5, 3, 1, 0, 2, 4]),
     ] {
         let steps = vec![1; shape.len()];
-        let f16 = permute::<half::f16>(shape, perm, &steps);
-        assert_eq!(
-            f16,
+        let plans = [
             permute::<u16>(shape, perm, &steps),
-            "{shape:?} {perm:?}"
+            permute::<half::f16>(shape, perm, &steps),
+            permute::<i16>(shape, perm, &steps),
+            permute::<[u8; 2]>(shape, perm, &steps),
+        ];
+        assert!(
+            plans.iter().all(|&p| p == plans[0]),
+            "{shape:?} {perm:?}: {plans:?}"
         );
+        permute::<Pair>(shape, perm, &steps);
     }
     assert!(super::simd::plain_by_name::<half::bf16>());
 }
