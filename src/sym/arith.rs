@@ -4,10 +4,11 @@
 //! error); a symbolic result carries the conditions that keep it within `i64` where the known
 //! sizes do not.
 
-use super::eval::{bounds, lower, upper};
+use super::eval::bounds;
 use super::expr::Rat;
-use super::ops::Op;
-use super::value::{add, joined, sizes};
+use super::ops::{List, Op};
+use super::shape::never_zero;
+use super::value::{add, joined, joined_ty, sizes, within, Ty};
 use super::{Condition, ShapeValue, SymDim};
 use crate::error::{Fail, ReshapeError, Rule};
 
@@ -83,7 +84,7 @@ impl ShapeValue {
     ///
     /// ```
     /// use ndarray_reshape::{ShapeValue, SymDim};
-    /// let n = ShapeValue::from(SymDim::from(64) * SymDim::sym("B"));
+    /// let n = ShapeValue::shape_of(&[SymDim::from(64) * SymDim::sym("B")]).squeeze(0)?;
     /// assert_eq!(n.div(&ShapeValue::scalar(64))?, ShapeValue::from(SymDim::sym("B")));
     /// assert_eq!(ShapeValue::scalar(-7).div(&ShapeValue::scalar(2))?, ShapeValue::scalar(-3));
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
@@ -215,23 +216,33 @@ impl ShapeValue {
         bias: f64,
         bias_after_scale: bool,
     ) -> Result<ShapeValue, ReshapeError> {
+        let op = Op {
+            name: "scale",
+            operands: &[self, &scale, &bias],
+        };
         let integer = |v: f64| (v.fract() == 0.0 && v.abs() < 9.2e18).then_some(v as i64);
         let (Some(s), Some(b)) = (integer(scale), integer(bias)) else {
-            let op = Op {
-                name: "scale",
-                operands: &[self, &scale, &bias],
-            };
             return Err(op.fail(
                 Rule::UnknownOp,
                 Some(1),
                 format!("scale {scale} and bias {bias} are not both integers"),
             ));
         };
-        let (s, b) = (ShapeValue::scalar(s), ShapeValue::scalar(b));
-        match bias_after_scale {
-            true => self.mul(&s)?.add(&b),
-            false => self.add(&b)?.mul(&s),
+        // x * s + b is ring arithmetic: only the result is bounded (see `ring_fold`).
+        let mut out = ShapeValue {
+            entries: Vec::with_capacity(self.len()),
+            ty: joined_ty(&[self]),
+            ..self.clone()
+        };
+        let (s, b) = (SymDim::int(s), SymDim::int(b));
+        for &x in &self.entries {
+            let e = match bias_after_scale {
+                true => x * s + b,
+                false => (x + b) * s,
+            };
+            out.push_checked(e, true, &op, || format!("scale({x}, {s}, {b})"))?;
         }
+        Ok(out)
     }
 
     /// ONNX `Neg` (Paddle `scale` by -1): the entries negated.
@@ -295,8 +306,9 @@ impl ShapeValue {
     /// use ndarray_reshape::{ShapeValue, SymDim};
     /// assert_eq!(ShapeValue::scalar(3_000_000_000).cast("int32")?, ShapeValue::scalar(-1_294_967_296));
     /// assert_eq!(ShapeValue::from(vec![0, 7]).cast("bool")?, ShapeValue::from(vec![0, 1]));
-    /// let hw = ShapeValue::from(SymDim::sym("H") * SymDim::sym("W")).cast("int32")?;
+    /// let hw = ShapeValue::shape_of(&[SymDim::sym("H") * SymDim::sym("W")]).cast("int32")?;
     /// assert_eq!(hw.conditions()[0].to_string(), "H*W <= 2147483647");
+    /// assert_eq!(hw.dtype(), "int32");
     /// assert!(ShapeValue::scalar(2).cast("float32").is_err());
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
@@ -340,6 +352,10 @@ impl ShapeValue {
         .map_or((0, false), |t| t);
         let mut out = ShapeValue {
             entries: Vec::with_capacity(self.entries.len()),
+            ty: match width {
+                0 => Ty::BOOL,
+                w => Ty::int(w as u8, signed),
+            },
             ..self.clone()
         };
         for &e in &self.entries {
@@ -370,7 +386,13 @@ impl ShapeValue {
                 out.entries.push(SymDim::int(v));
                 continue;
             }
-            within(e, lo, hi.min(i64::MAX.into()), &mut out);
+            within(
+                e,
+                lo,
+                hi.min(i64::MAX.into()),
+                &out.sizes,
+                &mut out.conditions,
+            );
             out.entries.push(e);
         }
         Ok(out)
@@ -392,8 +414,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn reduce_prod(&self) -> Result<ShapeValue, ReshapeError> {
-        self.fold(Some(1), ShapeValue::mul)
-            .unwrap_or(Ok(ShapeValue::scalar(1)))
+        ShapeValue::ring_fold(std::slice::from_ref(self), false, Ring::Mul, "reduce_prod")
     }
 
     /// The 0-D fold of the entries by `f`, from `start` (from the first entry for `None`,
@@ -413,7 +434,14 @@ impl ShapeValue {
             ..self.clone()
         };
         for &e in rest {
-            acc = match f(&acc, &ShapeValue::from(e)) {
+            let entry = ShapeValue {
+                scalar: true,
+                entries: vec![e],
+                conditions: Vec::new(),
+                sizes: Vec::new(),
+                ty: self.ty,
+            };
+            acc = match f(&acc, &entry) {
                 Ok(v) => v,
                 e => return Some(e),
             };
@@ -421,19 +449,26 @@ impl ShapeValue {
         Some(Ok(acc))
     }
 
-    /// `f` entry by entry with broadcasting (0-D, or one entry, against any length); the
-    /// result is 0-D when both are. The conditions are both operands' and, for sums, products
-    /// and negations, the `i64` bounds of the symbolic results that the known sizes do not
-    /// give.
+    /// `f` entry by entry with broadcasting (0-D, or one entry, against any length), in the
+    /// type the operands share; the result is 0-D when both are. The conditions are both
+    /// operands', a non-zero divisor where a division's divisor may be 0, and the type's
+    /// bounds on each symbolic result that the known sizes do not give. A number outside the
+    /// type is an [`Overflow`](ReshapeError::Overflow): the graph would wrap it.
     pub(super) fn arith(
         &self,
         other: &ShapeValue,
         name: &'static str,
         f: impl Fn(SymDim, SymDim) -> Result<SymDim, Fail>,
     ) -> Result<ShapeValue, ReshapeError> {
-        // Sums and products can leave i64; a quotient, a remainder, an extreme, a comparison or
-        // a selection stays within its operands, which are i64 values already.
-        let grows = matches!(name, "add" | "sub" | "mul" | "neg" | "abs");
+        let divides = matches!(name, "div" | "floor_div" | "floor_mod" | "trunc_mod");
+        // The operands are within the type (every value is, or says so). A sum, a product or a
+        // magnitude can leave it, and a quotient by a divisor that may be -1 (`MIN / -1`);
+        // a remainder, an extreme, a comparison or a selection stays within its operands.
+        let grows = match name {
+            "add" | "sub" | "mul" | "neg" | "abs" => true,
+            "div" | "floor_div" => !other.entries.iter().all(|&d| non_negative(d)),
+            _ => false,
+        };
         let op = Op {
             name,
             operands: &[self, other],
@@ -457,41 +492,139 @@ impl ShapeValue {
             entries: Vec::with_capacity(len),
             conditions: joined(&both),
             sizes: sizes(&both),
+            ty: joined_ty(&both),
         };
         for i in 0..len {
             let a = self.entries[if m == 1 { 0 } else { i }];
             let b = other.entries[if n == 1 { 0 } else { i }];
             let e = f(a, b).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
-            if !e.is_valid() {
+            if divides && b.is_symbolic() && !never_zero(b) {
+                add(&mut out.conditions, Condition::nonzero(b));
+            }
+            out.push_checked(e, grows, &op, || format!("{name}({a}, {b})"))?;
+        }
+        Ok(out)
+    }
+
+    /// Pushes the entry `e` (`what` computed it): an error past the symbolic range or, for a
+    /// number, past the value's type (where the graph would wrap); for a symbolic entry that
+    /// may leave the type (`grows`), the type's bounds as conditions where the known sizes do
+    /// not give them.
+    fn push_checked(
+        &mut self,
+        e: SymDim,
+        grows: bool,
+        op: &Op<'_>,
+        what: impl Fn() -> String,
+    ) -> Result<(), ReshapeError> {
+        if !e.is_valid() {
+            return Err(op.fail(
+                Rule::SymbolLimit,
+                Some(1),
+                format!("{} passes the symbolic range", what()),
+            ));
+        }
+        let (lo, hi) = self.ty.range();
+        match e.wide_constant() {
+            Some(x) if !(lo..=hi).contains(&x) => {
                 return Err(op.fail(
-                    Rule::SymbolLimit,
+                    Rule::Overflow,
                     Some(1),
-                    format!("{name}({a}, {b}) passes the symbolic range"),
+                    format!("{} is {x}, past {}", what(), self.ty.name()),
+                ))
+            }
+            Some(_) => {}
+            None if grows => within(e, lo, hi, &self.sizes, &mut self.conditions),
+            None => {}
+        }
+        self.entries.push(e);
+        Ok(())
+    }
+
+    /// Sums or products (`ring`) of `values`: entry by entry across the values (broadcast)
+    /// when `across`, else of all their entries into one 0-D value. Sums and products are the
+    /// integers' ring operations, so the graph's wrapping steps reach the exact result
+    /// whenever it is within the type: only the result is bounded, not the partial sums.
+    pub(super) fn ring_fold(
+        values: &[ShapeValue],
+        across: bool,
+        ring: Ring,
+        name: &'static str,
+    ) -> Result<ShapeValue, ReshapeError> {
+        let list = List(values);
+        let op = Op {
+            name,
+            operands: &[&list],
+        };
+        let lens: Vec<usize> = values.iter().map(ShapeValue::len).collect();
+        let (len, scalar) = match across {
+            false => (1, true),
+            true => {
+                let len = lens.iter().copied().max().unwrap_or(1);
+                if let Some(p) = lens.iter().position(|&k| k != len && k != 1) {
+                    return Err(op.fail(
+                        Rule::LengthMismatch,
+                        Some(p),
+                        format!("lengths {lens:?} do not broadcast"),
+                    ));
+                }
+                (len, values.iter().all(|v| v.scalar))
+            }
+        };
+        let all: Vec<&ShapeValue> = values.iter().collect();
+        let mut out = ShapeValue {
+            scalar,
+            entries: Vec::with_capacity(len),
+            conditions: joined(&all),
+            sizes: sizes(&all),
+            ty: joined_ty(&all),
+        };
+        for i in 0..len {
+            let terms: Vec<SymDim> = match across {
+                true => values
+                    .iter()
+                    .map(|v| v.entries[if v.len() == 1 { 0 } else { i }])
+                    .collect(),
+                false => values
+                    .iter()
+                    .flat_map(|v| v.entries.iter().copied())
+                    .collect(),
+            };
+            let e = match ring {
+                Ring::Add => terms.iter().fold(SymDim::from(0), |s, &t| s + t),
+                // A factor of 0 makes the product 0, however large the others.
+                Ring::Mul if terms.contains(&SymDim::from(0)) => SymDim::from(0),
+                Ring::Mul => terms.iter().fold(SymDim::from(1), |p, &t| p * t),
+            };
+            let what = || {
+                let t: Vec<String> = terms.iter().map(SymDim::to_string).collect();
+                format!("the {name} of [{}]", t.join(", "))
+            };
+            if !e.is_valid() && terms.iter().all(|t| t.constant().is_some()) {
+                // Past i128 on the way: a sum of i64 numbers never is, and a product of
+                // non-zero integers only grows in magnitude.
+                return Err(op.fail(
+                    Rule::Overflow,
+                    None,
+                    format!("{} is past {}", what(), out.ty.name()),
                 ));
             }
-            if grows && e.constant().is_none() {
-                within(e, i64::MIN.into(), i64::MAX.into(), &mut out);
-            }
-            out.entries.push(e);
+            out.push_checked(e, true, &op, what)?;
         }
         Ok(out)
     }
 }
 
-/// Adds to `out` the conditions `lo <= e` and `e <= hi` that the known sizes do not give.
-fn within(e: SymDim, lo: i128, hi: i128, out: &mut ShapeValue) {
-    if !upper(e, &out.sizes).is_some_and(|u| u <= Rat::int(hi)) {
-        add(
-            &mut out.conditions,
-            Condition::at_most(e, SymDim::int(hi as i64)),
-        );
-    }
-    if !lower(e, &out.sizes).is_some_and(|l| l >= Rat::int(lo)) {
-        add(
-            &mut out.conditions,
-            Condition::at_most(SymDim::int(lo as i64), e),
-        );
-    }
+/// The ring operation of [`ShapeValue::ring_fold`].
+#[derive(Clone, Copy)]
+pub(super) enum Ring {
+    Add,
+    Mul,
+}
+
+/// Whether `d` is at least 0 for every value of the symbols.
+fn non_negative(d: SymDim) -> bool {
+    bounds(d).lo.is_some_and(|l| l >= Rat::ZERO)
 }
 
 /// `f` on two numbers, or `None` when either is symbolic.

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use super::arith::Ring;
 use super::attr::OpAttr;
 use super::{ShapeValue, SymDim};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
@@ -259,15 +260,14 @@ impl Call<'_> {
     }
 
     /// A reduction of input 0 on `axes` (all axes for `None` or none given, unless `noop`):
-    /// `f` folds the entries from `empty` (an error for `None`, as a minimum of nothing is);
-    /// `keep` keeps the reduced axis as length 1.
+    /// a sum or a product of the entries, or a fold by `f` from the first (an error without
+    /// entries, as a minimum of nothing is); `keep` keeps the reduced axis as length 1.
     pub(super) fn reduce(
         &self,
         axes: Option<&[i64]>,
         noop: bool,
         keep: bool,
-        empty: Option<i64>,
-        f: impl Fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>,
+        how: Result<Ring, Binary>,
     ) -> R<ShapeValue> {
         let x = self.input(0);
         let axes = match axes {
@@ -278,13 +278,16 @@ impl Call<'_> {
         if axes.is_empty() {
             return Ok(x.clone());
         }
-        let acc = x.fold(empty, f).unwrap_or_else(|| {
-            Err(self.fail(
-                Rule::LengthMismatch,
-                Some(0),
-                format!("{} of no entries", self.op),
-            ))
-        })?;
+        let acc = match how {
+            Ok(ring) => ShapeValue::ring_fold(std::slice::from_ref(x), false, ring, "reduce")?,
+            Err(f) => x.fold(None, f).unwrap_or_else(|| {
+                Err(self.fail(
+                    Rule::LengthMismatch,
+                    Some(0),
+                    format!("{} of no entries", self.op),
+                ))
+            })?,
+        };
         Ok(match keep {
             true => acc.as_vector(),
             false => acc,

@@ -4,7 +4,7 @@
 //! symbols' bounds decide them and exact expressions otherwise.
 
 use super::ops::Op;
-use super::value::{joined, sizes};
+use super::value::{joined, joined_ty, sizes};
 use super::{ShapeValue, SymDim};
 use crate::error::{ReshapeError, Rule};
 
@@ -229,6 +229,7 @@ impl ShapeValue {
             entries,
             conditions: joined(&all),
             sizes: sizes(&all),
+            ty: joined_ty(&[if_true, if_false]),
         })
     }
 }

@@ -188,6 +188,19 @@ impl SymDim {
         }
     }
 
+    /// The value when it has no symbols and is an integer (of `i128`: past `i64` too).
+    pub(crate) fn wide_constant(&self) -> Option<i128> {
+        match self.0 {
+            Repr::Int(v) => Some(v.into()),
+            Repr::Expr(_) => self
+                .poly()?
+                .as_constant()
+                .filter(|c| c.is_int())
+                .map(|c| c.num),
+            Repr::Invalid => None,
+        }
+    }
+
     /// Whether the dim is within the representable range (see [`SymDim`]).
     ///
     /// ```

@@ -1,6 +1,7 @@
 //! The ONNX shape-op table: [`ShapeValue::onnx_op`], each operator with its opset's
 //! conventions.
 
+use super::arith::Ring;
 use super::attr::OpAttr;
 use super::call::{Binary, Call};
 use super::ShapeValue;
@@ -135,7 +136,11 @@ fn onnx(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
     if let Some((least, most)) = arity {
         c.only(&[])?;
         c.arity(least, most)?;
-        return c.fold(f);
+        return match c.op {
+            // Ring arithmetic: only the sum is bounded (see `ShapeValue::ring_fold`).
+            "Sum" => ShapeValue::ring_fold(c.inputs, true, Ring::Add, "sum"),
+            _ => c.fold(f),
+        };
     }
     match c.op {
         "Shape" => {
@@ -343,13 +348,13 @@ fn reduce(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
     };
     let keep = c.int("keepdims")?.unwrap_or(1) != 0;
     let noop = c.int("noop_with_empty_axes")?.unwrap_or(0) != 0;
-    let (empty, f): (Option<i64>, Binary) = match c.op {
-        "ReduceProd" => (Some(1), ShapeValue::mul),
-        "ReduceSum" => (Some(0), ShapeValue::add),
-        "ReduceMin" => (None, ShapeValue::min),
-        _ => (None, ShapeValue::max),
+    let how: Result<Ring, Binary> = match c.op {
+        "ReduceProd" => Ok(Ring::Mul),
+        "ReduceSum" => Ok(Ring::Add),
+        "ReduceMin" => Err(ShapeValue::min),
+        _ => Err(ShapeValue::max),
     };
-    c.reduce(axes.as_deref(), noop, keep, empty, f)
+    c.reduce(axes.as_deref(), noop, keep, how)
 }
 
 /// The error for a value in floating point.

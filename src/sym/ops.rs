@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::value::{joined, sizes};
+use super::value::{joined, joined_ty, sizes};
 use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
@@ -25,7 +25,7 @@ impl Op<'_> {
 }
 
 /// A list of values, written as `[v1, v2]` in an error.
-struct List<'a>(&'a [ShapeValue]);
+pub(super) struct List<'a>(pub(super) &'a [ShapeValue]);
 
 impl fmt::Display for List<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,6 +90,7 @@ impl ShapeValue {
             entries: out,
             conditions: joined(&[self, indices]),
             sizes: sizes(&[self, indices]),
+            ty: self.ty,
         })
     }
 
@@ -147,6 +148,7 @@ impl ShapeValue {
         let mut v = ShapeValue::vector(out);
         v.conditions.clone_from(&self.conditions);
         v.sizes.clone_from(&self.sizes);
+        v.ty = self.ty;
         Ok(v)
     }
 
@@ -170,6 +172,7 @@ impl ShapeValue {
         let all: Vec<&ShapeValue> = values.iter().collect();
         v.conditions = joined(&all);
         v.sizes = sizes(&all);
+        v.ty = joined_ty(&all);
         Ok(v)
     }
 

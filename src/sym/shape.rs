@@ -20,6 +20,8 @@ enum Kind {
     /// `lhs <= rhs`: a size within `isize::MAX`, a graph's intermediate within `i64`, an entry
     /// of a spec at least 1.
     AtMost,
+    /// `lhs != 0`: a graph's divisor.
+    NonZero,
 }
 
 /// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
@@ -77,6 +79,15 @@ impl Condition {
         }
     }
 
+    /// `d != 0`: a divisor the graph divides by.
+    pub(crate) fn nonzero(d: SymDim) -> Condition {
+        Condition {
+            kind: Kind::NonZero,
+            lhs: d,
+            rhs: SymDim::from(0),
+        }
+    }
+
     /// The non-zero dims of a zero-size input, `product`, multiply to at most `isize::MAX`
     /// (ndarray's bound, which a zero dim does not lift).
     pub(crate) fn within_limit(product: SymDim) -> Condition {
@@ -105,6 +116,7 @@ impl Condition {
                 _ => None,
             },
             Kind::Equals => Some(l.ok()? == r.ok()?),
+            Kind::NonZero => Some(l.ok()?.num != 0),
             Kind::Divides => {
                 let (l, r) = (l.ok()?, r.ok()?);
                 if r.num == 0 {
@@ -126,6 +138,7 @@ impl fmt::Display for Condition {
             Kind::Divides => write!(f, "{} % {} == 0", paren(self.lhs), paren(self.rhs)),
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
             Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
+            Kind::NonZero => write!(f, "{} != 0", self.lhs),
         }
     }
 }

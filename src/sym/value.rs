@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::eval::{lower, upper};
+use super::expr::Rat;
 use super::{Condition, SymDim};
 use std::hash::{Hash, Hasher};
 
@@ -15,10 +17,18 @@ use std::hash::{Hash, Hasher};
 /// The operations follow the frameworks (the ONNX operator and the Paddle op named on each),
 /// on integers exactly as the graph computes them: the graph's integer division is a floor on
 /// sizes (`T // 2`, represented as one, never assumed divisible), ONNX's `Div` truncates,
-/// `Mod` takes the divisor's sign. Where a symbolic result could pass the range of `i64` for
-/// some value of the symbols (where the graph's own arithmetic would wrap), the value carries
-/// the bound as a condition (`1024*B <= 9223372036854775807`), unless the shapes it was read
-/// from bound it already (a tensor's elements number at most `isize::MAX`). Every misuse is a
+/// `Mod` takes the divisor's sign.
+///
+/// A value is *sound*: where it evaluates, the graph computes that value. It knows the integer
+/// type the graph computes it in ([`dtype`](Self::dtype): `int64`, or `int32` after a cast),
+/// and what any of its entries needed on the way is one of its
+/// [`conditions`](Self::conditions), kept by every value derived from it (a slice that drops
+/// the entry included): a symbolic result that could leave the type for some value of the
+/// symbols carries the bound (`1024*B <= 9223372036854775807`) unless the shapes it was read
+/// from bound it already (a tensor's elements number at most `isize::MAX`), and a divisor that
+/// may be 0 carries `d != 0`. Sums and products are exempt on the way (`Sum`, `ReduceSum`,
+/// `ReduceProd`, `scale`): the graph's wrapping steps reach the exact result whenever it is
+/// within the type, so only the result is bounded. Every misuse is a
 /// [`ReshapeError`](crate::ReshapeError) naming the operation and its operands: an index out of
 /// range, a zero step, a rank above 1, lengths that do not broadcast, a division by zero, an
 /// overflow, a symbolic entry where a number is needed.
@@ -66,6 +76,104 @@ pub struct ShapeValue {
     /// the value was read from): what bounds its arithmetic within `i64`. Knowledge, not part
     /// of the value: equality ignores it.
     pub(super) sizes: Vec<SymDim>,
+    /// The integer type the graph computes the value in.
+    pub(super) ty: Ty,
+}
+
+/// The integer type a graph computes a shape value in: `int64` (ONNX's `Shape`, Paddle's
+/// `shape64`), or another after a `Cast`. A *literal* (a constant the caller wrote, a graph's
+/// `Constant`) takes the type of the value it meets, as the graph's constant has that type.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Ty {
+    /// Width in bits; 1 for `bool`.
+    bits: u8,
+    signed: bool,
+    literal: bool,
+}
+
+impl Ty {
+    pub(super) const INT64: Ty = Ty {
+        bits: 64,
+        signed: true,
+        literal: false,
+    };
+    pub(super) const LITERAL: Ty = Ty {
+        literal: true,
+        ..Ty::INT64
+    };
+    pub(super) const BOOL: Ty = Ty {
+        bits: 1,
+        signed: false,
+        literal: false,
+    };
+
+    pub(super) fn int(bits: u8, signed: bool) -> Ty {
+        Ty {
+            bits,
+            signed,
+            literal: false,
+        }
+    }
+
+    /// The values of the type held in `i64`: `uint64` stops at `i64::MAX`.
+    pub(super) fn range(self) -> (i128, i128) {
+        let b = u32::from(self.bits);
+        match self.signed {
+            true => (-(1i128 << (b - 1)), (1i128 << (b - 1)) - 1),
+            false => (0, ((1i128 << b) - 1).min(i64::MAX.into())),
+        }
+    }
+
+    fn holds(self, o: Ty) -> bool {
+        let ((a, b), (c, d)) = (self.range(), o.range());
+        a <= c && d <= b
+    }
+
+    pub(super) fn name(self) -> &'static str {
+        match (self.bits, self.signed) {
+            (1, _) => "bool",
+            (4, true) => "int4",
+            (8, true) => "int8",
+            (16, true) => "int16",
+            (32, true) => "int32",
+            (4, false) => "uint4",
+            (8, false) => "uint8",
+            (16, false) => "uint16",
+            (32, false) => "uint32",
+            (64, false) => "uint64",
+            _ => "int64",
+        }
+    }
+}
+
+/// The type an operation on `values` computes in: the one type they share; a literal takes
+/// the other operands' type where its numbers fit it; `bool` takes part as an integer; of
+/// two integer types, the one that holds both (as NumPy and Paddle promote), `int64` if
+/// neither does.
+pub(super) fn joined_ty(values: &[&ShapeValue]) -> Ty {
+    let typed = values.iter().filter(|v| !v.ty.literal && v.ty != Ty::BOOL);
+    let mut ty = match typed
+        .map(|v| v.ty)
+        .reduce(|a, b| match (a.holds(b), b.holds(a)) {
+            (true, _) => a,
+            (_, true) => b,
+            _ => Ty::INT64,
+        }) {
+        Some(t) => t,
+        None if values.iter().all(|v| v.ty.literal) => return Ty::LITERAL,
+        None => Ty::INT64,
+    };
+    let (lo, hi) = ty.range();
+    let fits = |v: &&&ShapeValue| {
+        v.entries.iter().all(|e| {
+            e.constant()
+                .is_some_and(|x| (lo..=hi).contains(&i128::from(x)))
+        })
+    };
+    if !values.iter().filter(|v| v.ty.literal).all(|v| fits(&v)) {
+        ty = Ty::INT64;
+    }
+    ty
 }
 
 impl PartialEq for ShapeValue {
@@ -92,6 +200,7 @@ impl ShapeValue {
     /// ```
     pub fn shape_of(dims: &[SymDim]) -> ShapeValue {
         let mut v = ShapeValue::vector(dims.to_vec());
+        v.ty = Ty::INT64;
         // A tensor's non-zero dims multiply to at most isize::MAX.
         if dims
             .iter()
@@ -105,6 +214,7 @@ impl ShapeValue {
                 v.sizes.push(size);
             }
         }
+        v.check_range();
         v
     }
 
@@ -120,6 +230,7 @@ impl ShapeValue {
             entries: vec![SymDim::int(v)],
             conditions: Vec::new(),
             sizes: Vec::new(),
+            ty: Ty::LITERAL,
         }
     }
 
@@ -129,6 +240,41 @@ impl ShapeValue {
             entries,
             conditions: Vec::new(),
             sizes: Vec::new(),
+            ty: Ty::LITERAL,
+        }
+    }
+
+    /// The integer type the graph computes the value in: `"int64"` for a tensor's shape and
+    /// what is computed from it, the type of a [`cast`](Self::cast) after one (`"int32"` for
+    /// tf2onnx's shape arithmetic), `"int64"` for a constant until it meets a value of
+    /// another type, which it then takes. Every entry is within the type, or the value's
+    /// [`conditions`](Self::conditions) say that it is.
+    ///
+    /// ```
+    /// use ndarray_reshape::{ShapeValue, SymDim};
+    /// let v = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(65536)]);
+    /// assert_eq!(v.dtype(), "int64");
+    /// let n = v.cast("int32")?.reduce_prod()?;
+    /// assert_eq!(n.dtype(), "int32");
+    /// // The graph's int32 product wraps past 2147483647: the value says where it holds.
+    /// assert_eq!(n.to_string(), "65536*B if B <= 2147483647 and 65536*B <= 2147483647");
+    /// assert_eq!(n.eval(&[("B", 32767)]), Some(vec![2147418112]));
+    /// assert_eq!(n.eval(&[("B", 32768)]), None);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn dtype(&self) -> &'static str {
+        self.ty.name()
+    }
+
+    /// Adds the conditions that keep each symbolic entry within the value's type, where its
+    /// known sizes do not.
+    pub(super) fn check_range(&mut self) {
+        let (lo, hi) = self.ty.range();
+        for i in 0..self.entries.len() {
+            let e = self.entries[i];
+            if e.is_symbolic() {
+                within(e, lo, hi, &self.sizes, &mut self.conditions);
+            }
         }
     }
 
@@ -178,7 +324,8 @@ impl ShapeValue {
     }
 
     /// The conditions on the symbols under which the value is what the graph computes: bounds
-    /// within which its int64 arithmetic does not wrap.
+    /// within which its integer arithmetic does not wrap, divisors that are not 0, the bound of
+    /// a cast; those of every value it was computed from.
     ///
     /// ```
     /// use ndarray_reshape::{ShapeValue, SymDim};
@@ -236,6 +383,17 @@ pub(super) fn sizes(values: &[&ShapeValue]) -> Vec<SymDim> {
 pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
     if !conds.contains(&c) {
         conds.push(c);
+    }
+}
+
+/// Adds to `conds` the conditions `lo <= e` and `e <= hi` that `sizes` (each at most
+/// `isize::MAX`) do not give.
+pub(super) fn within(e: SymDim, lo: i128, hi: i128, sizes: &[SymDim], conds: &mut Vec<Condition>) {
+    if !upper(e, sizes).is_some_and(|u| u <= Rat::int(hi)) {
+        add(conds, Condition::at_most(e, SymDim::int(hi as i64)));
+    }
+    if !lower(e, sizes).is_some_and(|l| l >= Rat::int(lo)) {
+        add(conds, Condition::at_most(SymDim::int(lo as i64), e));
     }
 }
 
@@ -307,11 +465,17 @@ impl<const N: usize> From<[i64; N]> for ShapeValue {
 /// ```
 impl From<SymDim> for ShapeValue {
     fn from(d: SymDim) -> Self {
-        ShapeValue {
+        let mut v = ShapeValue {
             scalar: true,
             entries: vec![d],
             conditions: Vec::new(),
             sizes: Vec::new(),
+            ty: Ty::LITERAL,
+        };
+        if d.is_symbolic() {
+            v.ty = Ty::INT64;
+            v.check_range();
         }
+        v
     }
 }

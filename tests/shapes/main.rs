@@ -5,4 +5,5 @@
 
 mod shape_values;
 mod shapegraphs;
+mod soundness;
 mod symbolic;
