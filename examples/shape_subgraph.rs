@@ -29,7 +29,7 @@ fn main() -> Result<(), ReshapeError> {
 
     // q = self.query(x).view(x.size(0), x.size(1), 12, 64): two Gathers, two Unsqueezes, one
     // Concat with the constant [12, 64].
-    let q = [b, t, k(hidden)];
+    let q = [b.clone(), t.clone(), k(hidden)];
     let shape_q = ShapeValue::shape_of(&q);
     let batch = shape_q.gather(&index(0))?;
     let seq = shape_q.gather(&index(1))?;
@@ -49,7 +49,7 @@ fn main() -> Result<(), ReshapeError> {
 
     // context.permute(0, 2, 1, 3).reshape(B, -1, 12 * 64): the heads merged back, the hidden
     // size computed with Mul from the context's own shape.
-    let ctx = [b, t, k(12), k(64)];
+    let ctx = [b.clone(), t.clone(), k(12), k(64)];
     let shape_ctx = ShapeValue::shape_of(&ctx);
     let merged = shape_ctx
         .gather(&index(2))?

@@ -48,7 +48,7 @@ fn main() -> Result<(), ReshapeError> {
     // The input of each node: the first is the graph input; after "split heads" a transpose
     // [0, 2, 1, 3] (not a reshape) puts the heads before the tokens, and after "unfold" the
     // inverse transpose puts them back.
-    let mut x: Vec<SymDim> = vec![b, t, k(512)];
+    let mut x: Vec<SymDim> = vec![b.clone(), t.clone(), k(512)];
     for (i, node) in graph.iter().enumerate() {
         let s: SymShape = node.spec.infer_symbolic(&x)?;
         println!("{}", node.name);
@@ -65,14 +65,14 @@ fn main() -> Result<(), ReshapeError> {
             x.swap(1, 2); // the transposes between the reshapes
         }
     }
-    assert_eq!(x, [b * t, k(512)]);
+    assert_eq!(x, [b.clone() * t.clone(), k(512)]);
 
     // The same pass catches a reshape that only some batch sizes allow, and one no size allows.
-    let odd = Paddle::new([2, -1, 512]).infer_symbolic(&[b, t, k(512)])?;
+    let odd = Paddle::new([2, -1, 512]).infer_symbolic(&[b.clone(), t.clone(), k(512)])?;
     println!("pairs of tokens (paddle [2, -1, 512]): {odd}");
     assert_eq!(odd.eval(&[("B", 3), ("T", 5)]), None); // 15 tokens do not pair up
     assert_eq!(odd.eval(&[("B", 2), ("T", 5)]), Some(vec![2, 5, 512]));
-    match Paddle::new([0, 0, 3, -1]).infer_symbolic(&[b, t, k(512)]) {
+    match Paddle::new([0, 0, 3, -1]).infer_symbolic(&[b.clone(), t.clone(), k(512)]) {
         Ok(s) => println!("unexpected: {s}"),
         Err(e) => println!("expected error: {e}"),
     }

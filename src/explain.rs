@@ -116,21 +116,21 @@ pub struct UnitMoves {
 }
 
 /// The dims grouping works on: sizes, or products of symbols.
-pub(crate) trait GroupDim: Copy + PartialEq + Mul<Output = Self> {
+pub(crate) trait GroupDim: Clone + PartialEq + Mul<Output = Self> {
     fn one() -> Self;
-    fn is_unit(self) -> bool;
-    fn is_zero(self) -> bool;
+    fn is_unit(&self) -> bool;
+    fn is_zero(&self) -> bool;
 }
 
 impl GroupDim for usize {
     fn one() -> Self {
         1
     }
-    fn is_unit(self) -> bool {
-        self == 1
+    fn is_unit(&self) -> bool {
+        *self == 1
     }
-    fn is_zero(self) -> bool {
-        self == 0
+    fn is_zero(&self) -> bool {
+        *self == 0
     }
 }
 
@@ -138,11 +138,11 @@ impl GroupDim for SymDim {
     fn one() -> Self {
         SymDim::from(1)
     }
-    fn is_unit(self) -> bool {
+    fn is_unit(&self) -> bool {
         self.known() == Some(1)
     }
-    fn is_zero(self) -> bool {
-        SymDim::is_zero(&self)
+    fn is_zero(&self) -> bool {
+        SymDim::is_zero(self)
     }
 }
 
@@ -168,8 +168,8 @@ fn groups<D: GroupDim>(input: &[D], output: &[D]) -> Vec<Group> {
     let prefix = |dims: &[D], axes: &[usize]| {
         let mut p = vec![D::one()];
         for &a in axes {
-            let last = p[p.len() - 1];
-            p.push(last * dims[a]);
+            let last = p[p.len() - 1].clone();
+            p.push(last * dims[a].clone());
         }
         p
     };
@@ -177,9 +177,9 @@ fn groups<D: GroupDim>(input: &[D], output: &[D]) -> Vec<Group> {
     // Boundaries: counts of leading non-unit axes with equal products, in increasing order on
     // both sides (the whole shapes always end the last group).
     let mut bounds = vec![(0, 0)];
-    for (a, &p) in pin.iter().enumerate().take(big_in.len()).skip(1) {
+    for (a, p) in pin.iter().enumerate().take(big_in.len()).skip(1) {
         let last = bounds[bounds.len() - 1].1;
-        if let Some(b) = (last + 1..big_out.len()).find(|&b| pout[b] == p) {
+        if let Some(b) = (last + 1..big_out.len()).find(|&b| pout[b] == *p) {
             bounds.push((a, b));
         }
     }
@@ -251,7 +251,7 @@ fn group(input: Range<usize>, output: Range<usize>, big_in: usize, big_out: usiz
     }
 }
 
-impl<D: Copy> Explanation<D> {
+impl<D: Clone> Explanation<D> {
     /// The input shape.
     ///
     /// ```
@@ -410,7 +410,7 @@ impl<D: Copy> Explanation<D> {
         let mut target = Vec::with_capacity(self.output.len());
         let mut after = vec![0; self.output.len()];
         for (at, axis) in order.enumerate() {
-            target.push(self.output[axis]);
+            target.push(self.output[axis].clone());
             after[axis] = at;
         }
         Some((target, after))
@@ -523,13 +523,13 @@ mod tests {
         assert_eq!(split, vec![(0..1, 0..2, Split), (1..2, 2..3, Keep)]);
         // tensor<3x4x?> -> tensor<12x?> with a symbolic dim: [[0, 1], [2]].
         let (k, n) = (SymDim::from, SymDim::sym("N"));
-        let g: Vec<_> = groups(&[k(3), k(4), n], &[k(12), n])
+        let g: Vec<_> = groups(&[k(3), k(4), n.clone()], &[k(12), n.clone()])
             .into_iter()
             .map(|g| g.kind)
             .collect();
         assert_eq!(g, vec![Merge, Keep]);
         // Products equal only as numbers, not as products of symbols, do not split a group.
-        let g = groups(&[n, k(2)], &[k(2), n]);
+        let g = groups(&[n.clone(), k(2)], &[k(2), n]);
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].kind, Regroup);
     }
@@ -537,11 +537,11 @@ mod tests {
     #[test]
     fn symbolic_unit_and_zero_dims_group_as_numbers_do() {
         let (b, k) = (SymDim::sym("B"), SymDim::from);
-        let e = explain(&[b, k(1), k(8)], &[b, k(8)], Order::C);
+        let e = explain(&[b.clone(), k(1), k(8)], &[b.clone(), k(8)], Order::C);
         let got: Vec<GroupKind> = e.groups().iter().map(|g| g.kind).collect();
         assert_eq!(got, [Keep, Remove, Keep]);
         // A zero dim makes one group of everything.
-        assert_eq!(explain(&[b, k(0)], &[k(0), b], Order::C).groups().len(), 1);
+        assert_eq!(explain(&[b.clone(), k(0)], &[k(0), b], Order::C).groups().len(), 1);
         assert_eq!(
             explain(&[k(0), k(3)], &[k(0), k(3)], Order::C)
                 .groups()

@@ -275,7 +275,7 @@
 //!
 //! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
 //! let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
-//! let x = [b, t, k(512)];
+//! let x = [b.clone(), t.clone(), k(512)];
 //! // Split the hidden dim into 8 heads, then flatten the tokens.
 //! let heads = Paddle::new([0, 0, 8, -1]).infer_symbolic(&x)?;
 //! assert_eq!(heads.dims(), &[b, t, k(8), k(64)]);

@@ -1,4 +1,4 @@
-//! A vector of `Copy` values that lives on the stack up to [`INLINE`] entries: shapes, strides
+//! A vector of small values that lives on the stack up to [`INLINE`] entries: shapes, strides
 //! and spec values on the view path, which should allocate nothing but the result's own shape.
 
 use std::fmt;
@@ -7,10 +7,10 @@ use std::ops::{Deref, DerefMut};
 /// Entries kept inline; longer vectors spill to the heap.
 pub(crate) const INLINE: usize = 8;
 
-/// A small vector of `Copy` values. (`pub` only because the sealed spec trait names it; the
+/// A small vector of cheap-to-clone values. (`pub` only because the sealed spec trait names it; the
 /// module is private, so it cannot be named outside the crate.)
 #[derive(Clone)]
-pub struct Small<T: Copy + Default> {
+pub struct Small<T: Clone + Default> {
     /// The number of entries: in `buf` up to [`INLINE`], in `heap` beyond.
     len: usize,
     buf: [T; INLINE],
@@ -19,12 +19,12 @@ pub struct Small<T: Copy + Default> {
     heap: Vec<T>,
 }
 
-impl<T: Copy + Default> Small<T> {
+impl<T: Clone + Default> Small<T> {
     #[inline]
     pub(crate) fn new() -> Self {
         Small {
             len: 0,
-            buf: [T::default(); INLINE],
+            buf: std::array::from_fn(|_| T::default()),
             heap: Vec::new(),
         }
     }
@@ -35,13 +35,13 @@ impl<T: Copy + Default> Small<T> {
         if n <= INLINE {
             Small {
                 len: n,
-                buf: [v; INLINE],
+                buf: std::array::from_fn(|_| v.clone()),
                 heap: Vec::new(),
             }
         } else {
             Small {
                 len: n,
-                buf: [T::default(); INLINE],
+                buf: std::array::from_fn(|_| T::default()),
                 heap: vec![v; n],
             }
         }
@@ -60,7 +60,7 @@ impl<T: Copy + Default> Small<T> {
     #[inline]
     pub(crate) fn fill(&mut self, v: T, n: usize) {
         if n <= INLINE {
-            self.buf = [v; INLINE];
+            self.buf = std::array::from_fn(|_| v.clone());
         } else {
             self.heap.clear();
             self.heap.resize(n, v);
@@ -100,13 +100,13 @@ impl<T: Copy + Default> Small<T> {
     }
 }
 
-impl<T: Copy + Default> Default for Small<T> {
+impl<T: Clone + Default> Default for Small<T> {
     fn default() -> Self {
         Small::new()
     }
 }
 
-impl<T: Copy + Default> Deref for Small<T> {
+impl<T: Clone + Default> Deref for Small<T> {
     type Target = [T];
     #[inline]
     fn deref(&self) -> &[T] {
@@ -118,7 +118,7 @@ impl<T: Copy + Default> Deref for Small<T> {
     }
 }
 
-impl<T: Copy + Default> DerefMut for Small<T> {
+impl<T: Clone + Default> DerefMut for Small<T> {
     #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
         if self.spilled() {
@@ -129,7 +129,7 @@ impl<T: Copy + Default> DerefMut for Small<T> {
     }
 }
 
-impl<T: Copy + Default> FromIterator<T> for Small<T> {
+impl<T: Clone + Default> FromIterator<T> for Small<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         let iter = iter.into_iter();
         let mut s = Small::with_capacity(iter.size_hint().0);
@@ -140,14 +140,14 @@ impl<T: Copy + Default> FromIterator<T> for Small<T> {
     }
 }
 
-impl<T: Copy + Default + PartialEq> PartialEq for Small<T> {
+impl<T: Clone + Default + PartialEq> PartialEq for Small<T> {
     fn eq(&self, other: &Self) -> bool {
         **self == **other
     }
 }
-impl<T: Copy + Default + Eq> Eq for Small<T> {}
+impl<T: Clone + Default + Eq> Eq for Small<T> {}
 
-impl<T: Copy + Default + fmt::Debug> fmt::Debug for Small<T> {
+impl<T: Clone + Default + fmt::Debug> fmt::Debug for Small<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&**self, f)
     }

@@ -214,7 +214,7 @@ impl Like {
             (lb, le, rb, re)
         };
         out.clear();
-        lhs[..lb].iter().for_each(|&d| out.push(d));
+        lhs[..lb].iter().for_each(|d| out.push(d.clone()));
         for p in rb..re {
             match rhs.get(p) {
                 Ok(Entry::Dim(d)) => out.push(d),
@@ -225,7 +225,7 @@ impl Like {
                 }
             }
         }
-        lhs[le..].iter().for_each(|&d| out.push(d));
+        lhs[le..].iter().for_each(|d| out.push(d.clone()));
         let mut conds = E::Conds::default();
         match E::same_size(out, lhs, &mut conds).and_then(|()| rhs.assume::<E>(&[], conds)) {
             Ok(conds) => Ok(conds),

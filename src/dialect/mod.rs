@@ -183,8 +183,8 @@ pub trait ShapeSpec: sealed::Spec {
     ///
     /// let (n, k) = (SymDim::sym("N"), SymDim::from);
     /// // The 0 carries N; the -1 is exact.
-    /// let s = Onnx::new([0, -1]).infer_symbolic(&[n, k(3), k(224), k(224)])?;
-    /// assert_eq!(s.dims(), &[n, k(150528)]);
+    /// let s = Onnx::new([0, -1]).infer_symbolic(&[n.clone(), k(3), k(224), k(224)])?;
+    /// assert_eq!(s.dims(), &[n.clone(), k(150528)]);
     /// // 15*N / (4*N) is 15/4 for every N: an error, never a floor.
     /// let err = Paddle::new([0, 4, -1]).infer_symbolic(&[n, k(3), k(5)]).unwrap_err();
     /// assert_eq!(err.category(), "infer_not_divisible");
@@ -201,7 +201,7 @@ pub trait ShapeSpec: sealed::Spec {
         let mut conditions: Small<Condition> = Small::new();
         for c in found.iter() {
             if !conditions.contains(c) {
-                conditions.push(*c);
+                conditions.push(c.clone());
             }
         }
         Ok(SymShape { dims, conditions })
@@ -292,13 +292,13 @@ pub trait ShapeSpec: sealed::Spec {
     /// use ndarray_reshape::{Mx, Onnx, Paddle, ShapeSpec, ShapeValue, SymDim};
     ///
     /// let (b, t, k) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::from);
-    /// let x = [b, t, k(512)];
+    /// let x = [b.clone(), t.clone(), k(512)];
     /// assert_eq!(Paddle::new([0, 0, 8, 64]).to_onnx_symbolic(&x)?, Onnx::new([0, 0, 8, 64]));
     /// assert_eq!(Mx::new([-3, 0]).to_onnx_symbolic(&x)?, Onnx::new([-1, 512]));
     /// assert!(Mx::new([-4, 1, -1, -2]).to_onnx_symbolic(&x).is_err()); // B and T both move
     /// // A node with allowzero = 1 and a computed shape [B, T, 12, 32] folds to [0, 0, 12, 32],
     /// // right once the node's allowzero is 0.
-    /// let y = [b, t, k(384)];
+    /// let y = [b.clone(), t.clone(), k(384)];
     /// let shape = ShapeValue::concat(&[ShapeValue::shape_of(&[b, t]), ShapeValue::from(vec![12, 32])])?;
     /// let fold = Onnx::new(&shape).allowzero(true).to_onnx_symbolic(&y)?;
     /// assert_eq!(fold, Onnx::new([0, 0, 12, 32]).allowzero(false));

@@ -323,7 +323,7 @@ impl Rules for MxTarget {
         let mut out = Out::new(dims);
         for (p, &v) in target.iter().enumerate() {
             if p == 0 && keep_highest {
-                out.push(input[0]);
+                out.push(input[0].clone());
             } else if single_zero == Some(p) {
                 out.push_infer();
             } else {

@@ -218,7 +218,7 @@ impl<'a> Entries<'a> {
             return Ok(Entry::Code(v));
         }
         // A symbolic entry's place holds 1, so only a positive value can be one.
-        match self.syms.and_then(|s| s.dims.get(p).copied().flatten()) {
+        match self.syms.and_then(|s| s.dims.get(p).cloned().flatten()) {
             None => Ok(Entry::Dim(E::lit(v))),
             Some(d) => E::sym(d, p).map(Entry::Dim),
         }
@@ -301,7 +301,7 @@ impl SpecList {
         }
         let mut vals = Small::with_capacity(entries.len());
         let mut dims = Vec::with_capacity(entries.len());
-        for &e in entries {
+        for e in entries {
             match e.constant() {
                 Some(x) => {
                     vals.push(x);
@@ -309,7 +309,7 @@ impl SpecList {
                 }
                 None => {
                     vals.push(1);
-                    dims.push(Some(e));
+                    dims.push(Some(e.clone()));
                 }
             }
         }
@@ -365,7 +365,7 @@ impl SymEntries {
                 p,
                 format!(
                     "entry {p} is the symbolic {}; {hint}",
-                    self.dims[p].unwrap_or_default()
+                    self.dims[p].clone().unwrap_or_default()
                 ),
             ),
             None => Fail::whole(

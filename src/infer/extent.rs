@@ -14,7 +14,7 @@ use crate::sym::{self, Condition, Exact, SymDim};
 use super::dim_of;
 
 /// A dim the dialects' algorithms run on. Sealed in effect: the module is private.
-pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display {
+pub(crate) trait Extent: Clone + Default + PartialEq + fmt::Debug + fmt::Display {
     /// What an inference collects besides the dims: nothing for `usize`, the conditions for
     /// `SymDim`.
     type Conds: Default;
@@ -38,7 +38,7 @@ pub(crate) trait Extent: Copy + Default + PartialEq + fmt::Debug + fmt::Display 
     ) -> Result<Self::Conds, Fail>;
 
     /// Known to be this size.
-    fn is(self, v: usize) -> bool;
+    fn is(&self, v: usize) -> bool;
 
     /// The product of the two input dims an MXNet `-3` (or `npx` `-5`) merges; an overflow is
     /// reported by [`finish`](Self::finish).
@@ -130,8 +130,8 @@ impl Extent for usize {
     }
 
     #[inline(always)]
-    fn is(self, v: usize) -> bool {
-        self == v
+    fn is(&self, v: usize) -> bool {
+        *self == v
     }
 
     fn attach(f: Fail, origin: Origin, input: &[usize], spec: impl fmt::Display) -> ReshapeError {
@@ -147,7 +147,7 @@ impl Extent for usize {
 
     #[inline]
     fn size(input: &[usize], _: &mut ()) -> Result<usize, Fail> {
-        checked_size(input.iter().copied()).ok_or_else(input_overflow)
+        checked_size(input.iter().cloned()).ok_or_else(input_overflow)
     }
 
     #[inline(always)]
@@ -234,7 +234,7 @@ impl Extent for usize {
 
     fn same_size(dims: &[usize], lhs: &[usize], c: &mut ()) -> Result<(), Fail> {
         let size = Self::size(lhs, c)?;
-        let out_size = checked_size(dims.iter().copied()).ok_or_else(|| {
+        let out_size = checked_size(dims.iter().cloned()).ok_or_else(|| {
             Fail::whole(
                 Rule::Overflow,
                 format!("the output dims multiply past {}", isize::MAX),
@@ -266,7 +266,7 @@ impl Extent for usize {
         let p_out =
             checked_size(others.map(|(_, &d)| d).filter(|&d| d != 0)).ok_or_else(overflow)?;
         let z_in = input.iter().filter(|&&d| d == 0).count();
-        let p_in = checked_size(input.iter().copied().filter(|&d| d != 0)).ok_or_else(overflow)?;
+        let p_in = checked_size(input.iter().cloned().filter(|&d| d != 0)).ok_or_else(overflow)?;
         if z_in == z_out {
             if p_in % p_out != 0 {
                 return Err(zero_size_not_divisible(slot, p_out, p_in));
@@ -310,13 +310,13 @@ impl Extent for SymDim {
         input: &[SymDim],
         conds: Small<Condition>,
     ) -> Result<Small<Condition>, Fail> {
-        let mut all: Small<Condition> = given.iter().copied().collect();
+        let mut all: Small<Condition> = given.iter().cloned().collect();
         let sizes = entries.iter().enumerate().filter_map(|(p, d)| {
-            let d = (*d)?;
-            let read_as_size = sym::at_least_one(d) || input.get(p) == Some(&d);
+            let d = d.clone()?;
+            let read_as_size = sym::at_least_one(&d) || input.get(p) == Some(&d);
             (!read_as_size).then(|| Condition::at_most(SymDim::from(1), d))
         });
-        for c in conds.iter().copied().chain(sizes) {
+        for c in conds.iter().cloned().chain(sizes) {
             if !all.contains(&c) {
                 all.push(c);
             }
@@ -324,7 +324,7 @@ impl Extent for SymDim {
         Ok(all)
     }
 
-    fn is(self, v: usize) -> bool {
+    fn is(&self, v: usize) -> bool {
         self.known() == Some(v)
     }
 
@@ -334,9 +334,9 @@ impl Extent for SymDim {
 
     fn size(input: &[SymDim], conds: &mut Small<Condition>) -> Result<SymDim, Fail> {
         // As `checked_size`: the non-zero dims are bounded even when a zero makes the size 0.
-        let nonzero = product(input.iter().copied().filter(|d| !d.is_zero()));
+        let nonzero = product(input.iter().filter(|d| !d.is_zero()).cloned());
         let nonzero = nonzero.ok_or_else(input_limit)?;
-        if sym::past_limit(nonzero) {
+        if sym::past_limit(&nonzero) {
             return Err(input_overflow());
         }
         if !input.iter().any(SymDim::is_zero) {
@@ -357,8 +357,8 @@ impl Extent for SymDim {
         conds: &mut Small<Condition>,
     ) -> Result<(), Fail> {
         let mut known = SymDim::from(1);
-        for (i, &d) in dims.iter().enumerate().filter(|&(i, _)| Some(i) != infer) {
-            known = known * d;
+        for (i, d) in dims.iter().enumerate().filter(|&(i, _)| Some(i) != infer) {
+            known = known * d.clone();
             if !known.is_valid() {
                 return Err(output_limit(i));
             }
@@ -369,16 +369,16 @@ impl Extent for SymDim {
                     return Err(infer_fail_sym(slot, known, size));
                 }
                 // A dim that may be 0 leaves -1 undetermined there.
-                for (_, &d) in dims.iter().enumerate().filter(|&(i, _)| i != slot) {
+                for (_, d) in dims.iter().enumerate().filter(|&(i, _)| i != slot) {
                     if !sym::at_least_one(d) {
-                        let c = Condition::at_most(SymDim::from(1), d);
+                        let c = Condition::at_most(SymDim::from(1), d.clone());
                         if !conds.contains(&c) {
                             conds.push(c);
                         }
                     }
                 }
-                let q = size / known;
-                if !possible(sym::integer(q), conds) {
+                let q = size.clone() / known.clone();
+                if !possible(sym::integer(q.clone()), conds) {
                     return Err(infer_fail_sym(slot, known, size));
                 }
                 dims[slot] = q;
@@ -399,7 +399,8 @@ impl Extent for SymDim {
         let (x, y) = match (a, b) {
             (-1, k) | (k, -1) => {
                 let k = SymDim::lit(k);
-                let q = Some(d0 / k).filter(|&q| !k.is_zero() && possible(sym::integer(q), conds));
+                let q = Some(d0.clone() / k.clone())
+                    .filter(|q| !k.is_zero() && possible(sym::integer(q.clone()), conds));
                 let Some(q) = q else {
                     return Err(split_mismatch(
                         format!("{op} cannot infer a half of {d0} next to {k}"),
@@ -414,8 +415,8 @@ impl Extent for SymDim {
             }
             (x, y) => (SymDim::lit(x), SymDim::lit(y)),
         };
-        let xy = x * y;
-        if !(xy.is_valid() && equal(xy, d0, conds)) {
+        let xy = x.clone() * y.clone();
+        if !(xy.is_valid() && equal(xy, d0.clone(), conds)) {
             return Err(split_mismatch(
                 format!("{op} {x} {y} does not split the input dim {d0}"),
                 p,
@@ -428,7 +429,7 @@ impl Extent for SymDim {
         if d.is_zero() {
             return Err(not_one(d, pos, p));
         }
-        if !possible(sym::equals(d, SymDim::from(1)), conds) {
+        if !possible(sym::equals(d.clone(), SymDim::from(1)), conds) {
             return Err(not_one(d, pos, p));
         }
         Ok(())
@@ -440,7 +441,7 @@ impl Extent for SymDim {
         conds: &mut Small<Condition>,
     ) -> Result<(), Fail> {
         let size = Self::size(lhs, conds)?;
-        let out = product(dims.iter().copied()).ok_or_else(|| {
+        let out = product(dims.iter().cloned()).ok_or_else(|| {
             Fail::whole(
                 Rule::SymbolLimit,
                 "the output dims multiply past the symbolic range",
@@ -459,7 +460,7 @@ impl Extent for SymDim {
             dims.iter()
                 .enumerate()
                 .filter(|&(i, _)| i != slot)
-                .map(|(_, &d)| d)
+                .map(|(_, d)| d.clone())
         };
         let z_out = others().filter(SymDim::is_zero).count();
         let z_in = input.iter().filter(|d| d.is_zero()).count();
@@ -471,10 +472,10 @@ impl Extent for SymDim {
             )
         };
         let p_out = product(others().filter(nonzero)).ok_or_else(limit)?;
-        let p_in = product(input.iter().copied().filter(nonzero)).ok_or_else(limit)?;
+        let p_in = product(input.iter().filter(|d| nonzero(d)).cloned()).ok_or_else(limit)?;
         if z_in == z_out {
-            let q = p_in / p_out;
-            if !possible(sym::integer(q), conds) {
+            let q = p_in.clone() / p_out.clone();
+            if !possible(sym::integer(q.clone()), conds) {
                 return Err(zero_size_not_divisible(slot, p_out, p_in));
             }
             dims[slot] = q;
@@ -482,7 +483,7 @@ impl Extent for SymDim {
         }
         // Both outcomes are errors; which one depends on the values only when the products
         // may differ.
-        if z_out > z_in && !matches!(sym::equals(p_out, p_in), Exact::Always) {
+        if z_out > z_in && !matches!(sym::equals(p_out.clone(), p_in.clone()), Exact::Always) {
             return Err(zero_size_mismatch(slot, z_out, z_in, p_out, p_in));
         }
         Err(zero_size_ambiguous(slot, z_in, z_out))
@@ -502,7 +503,7 @@ fn equal_sizes(
     size: SymDim,
     conds: &mut Small<Condition>,
 ) -> Result<(), Fail> {
-    if equal(known, size, conds) {
+    if equal(known.clone(), size.clone(), conds) {
         return Ok(());
     }
     Err(size_mismatch(dims, known, size))
@@ -604,7 +605,7 @@ fn infer_fail_sym(slot: usize, known: SymDim, size: SymDim) -> Fail {
             format!(
                 "the other dims multiply to {known}, which divides the size {size} for no value \
                  of the symbols (({size}) / ({known}) = {})",
-                size / known
+                size.clone() / known.clone()
             ),
         )
     }

@@ -21,7 +21,7 @@ pub(crate) fn dim_of(v: i64) -> usize {
 #[inline]
 pub(crate) fn copy_dim<E: Extent>(input: &[E], i: usize) -> Result<E, Fail> {
     match input.get(i) {
-        Some(&d) => Ok(d),
+        Some(d) => Ok(d.clone()),
         None => Err(zero_out_of_rank(i, input.len())),
     }
 }
@@ -197,9 +197,9 @@ pub(crate) fn input_reading<E: Extent>(input: &[E], reverse: bool) -> impl Fn(us
     let rank = input.len();
     move |k| {
         if reverse {
-            input[rank - 1 - k]
+            input[rank - 1 - k].clone()
         } else {
-            input[k]
+            input[k].clone()
         }
     }
 }

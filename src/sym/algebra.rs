@@ -14,7 +14,7 @@ pub(super) fn quotient(a: &Poly, b: &Poly) -> SymDim {
         return SymDim::INVALID;
     }
     if let [(m, c)] = b.terms.as_slice() {
-        let inv: Mono = m.iter().map(|&(id, e)| (id, -e)).collect();
+        let inv: Mono = m.iter().map(|(id, e)| (id.clone(), -e)).collect();
         let Some(k) = c.recip() else {
             return SymDim::INVALID;
         };
@@ -35,12 +35,8 @@ pub(super) fn quotient(a: &Poly, b: &Poly) -> SymDim {
         }
     }
     let group = SymDim::of_poly(Some(b.clone()));
-    match super::expr::intern(super::expr::Node::Atom(Atom::Group(group))) {
-        Some(id) => SymDim::of_poly(a.mul(&Poly {
-            terms: vec![(vec![(id, -1)], Rat::ONE)],
-        })),
-        None => SymDim::INVALID,
-    }
+    let group = super::expr::intern_atom(Atom::Group(group));
+    SymDim::of_poly(a.mul(&Poly::atom(group, -1)))
 }
 
 /// The failure of a symbolic operation, written as `name(a, b)`.
@@ -61,7 +57,7 @@ fn check_division(name: &str, a: SymDim, b: SymDim) -> Result<(Poly, Poly), Resh
         ));
     };
     if q.is_zero() {
-        return Err(fail(Rule::DivisionByZero, name, a, b, format!("{a} / 0")));
+        return Err(fail(Rule::DivisionByZero, name, a.clone(), b, format!("{a} / 0")));
     }
     Ok((p, q))
 }
@@ -92,7 +88,7 @@ fn reduce(p: &Poly, c: i128) -> Option<Reduced> {
     }
     let r = Poly { terms: r };
     let rest = SymDim::of_poly(Some(r.clone()));
-    let b = bounds(rest);
+    let b = bounds(&rest);
     let within = b.lo.is_some_and(|lo| lo >= Rat::ZERO) && b.hi.is_some_and(|hi| hi < Rat::int(c));
     // Every coefficient of `rest` is in 1..c, so `g < c` and the divisor is at least 2.
     let parts = (!within).then(|| {
@@ -114,7 +110,7 @@ fn reduce(p: &Poly, c: i128) -> Option<Reduced> {
 /// `a / b` when it is an integer for every value of the symbols and `b` is never 0 (else the
 /// graph's division fails where `b` is, and so must the value).
 fn exact_multiple(a: SymDim, b: SymDim) -> Option<SymDim> {
-    let q = a / b;
+    let q = a / b.clone();
     (q.poly().is_some_and(|e| e.is_integral()) && super::shape::never_zero(b)).then_some(q)
 }
 
@@ -131,17 +127,17 @@ impl SymDim {
     /// ```
     /// use ndarray_reshape::SymDim;
     /// let (h, k) = (SymDim::sym("H"), SymDim::from);
-    /// assert_eq!((k(64) * h).floor_div(&k(64))?, h);
-    /// assert_eq!((h - k(1)).floor_div(&k(32))? + k(1), (h + k(31)).floor_div(&k(32))?);
+    /// assert_eq!((k(64) * &h).floor_div(&k(64))?, h);
+    /// assert_eq!((&h - k(1)).floor_div(&k(32))? + k(1), (&h + k(31)).floor_div(&k(32))?);
     /// assert_eq!(h.floor_div(&k(7))?.eval(&[("H", 20)]), Some(2));
     /// assert!(h.floor_div(&k(0)).is_err());
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn floor_div(&self, d: &SymDim) -> Result<SymDim, ReshapeError> {
-        let (a, b) = (*self, *d);
+        let (a, b) = (self.clone(), d.clone());
         if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
             return match (x, y) {
-                (_, 0) => check_division("floor_div", a, b).map(|_| a),
+                (_, 0) => check_division("floor_div", a.clone(), b).map(|_| a),
                 (i64::MIN, -1) => Err(fail(
                     Rule::Overflow,
                     "floor_div",
@@ -152,7 +148,7 @@ impl SymDim {
                 _ => Ok(SymDim::int(floor_i64(x, y))),
             };
         }
-        let (p, q) = check_division("floor_div", a, b)?;
+        let (p, q) = check_division("floor_div", a.clone(), b.clone())?;
         Ok(floor(&p, &q, a, b))
     }
 
@@ -166,21 +162,21 @@ impl SymDim {
     /// ```
     /// use ndarray_reshape::SymDim;
     /// let (h, k) = (SymDim::sym("H"), SymDim::from);
-    /// assert_eq!((k(7) * h).floor_mod(&k(7))?, k(0));
+    /// assert_eq!((k(7) * &h).floor_mod(&k(7))?, k(0));
     /// let pad = (k(7) - h.floor_mod(&k(7))?).floor_mod(&k(7))?; // Swin's window padding
     /// assert_eq!(pad.eval(&[("H", 57)]), Some(6));
     /// assert_eq!(SymDim::int(-3).floor_mod(&k(7))?, k(4));
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn floor_mod(&self, d: &SymDim) -> Result<SymDim, ReshapeError> {
-        let (a, b) = (*self, *d);
+        let (a, b) = (self.clone(), d.clone());
         if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
             if y != 0 {
                 // |x mod y| < |y|: never overflows.
                 return Ok(SymDim::int(x.wrapping_sub(y.wrapping_mul(floor_i64(x, y)))));
             }
         }
-        let (p, q) = check_division("floor_mod", a, b)?;
+        let (p, q) = check_division("floor_mod", a.clone(), b.clone())?;
         if let Some(c) = q.as_constant().filter(|c| c.is_int()) {
             let c = c.num;
             if c < 0 {
@@ -195,7 +191,7 @@ impl SymDim {
             }
         }
         // A divisor that divides for every value of the symbols leaves nothing.
-        match exact_multiple(a, b) {
+        match exact_multiple(a.clone(), b.clone()) {
             Some(_) => Ok(SymDim::from(0)),
             None => Ok(SymDim::of_atom(Atom::Mod(a, b))),
         }
@@ -210,7 +206,7 @@ impl SymDim {
     /// assert_eq!(p.min(&q).eval(&[("P", 3), ("Q", 5)]), Some(3));
     /// ```
     pub fn min(&self, other: &SymDim) -> SymDim {
-        extreme(*self, *other, false)
+        extreme(self.clone(), other.clone(), false)
     }
 
     /// The larger of the two; decided where the symbols' bounds decide it (`max(B, 1) == B`).
@@ -221,7 +217,7 @@ impl SymDim {
     /// assert_eq!(b.max(&SymDim::from(1)), b);
     /// ```
     pub fn max(&self, other: &SymDim) -> SymDim {
-        extreme(*self, *other, true)
+        extreme(self.clone(), other.clone(), true)
     }
 
     /// `1` when the two are equal, else `0`; decided where the difference is (`B == -1` is 0).
@@ -233,8 +229,8 @@ impl SymDim {
     /// assert_eq!(b.equal(&SymDim::from(1)).eval(&[("B", 1)]), Some(1));
     /// ```
     pub fn equal(&self, other: &SymDim) -> SymDim {
-        let (a, b) = ordered(*self, *other);
-        let d = a - b;
+        let (a, b) = ordered(self.clone(), other.clone());
+        let d = a.clone() - b.clone();
         if !d.is_valid() {
             return SymDim::INVALID;
         }
@@ -256,7 +252,7 @@ impl SymDim {
     /// assert_eq!(b.less(&SymDim::from(4)).eval(&[("B", 5)]), Some(0));
     /// ```
     pub fn less(&self, other: &SymDim) -> SymDim {
-        compare(*self, *other, true)
+        compare(self.clone(), other.clone(), true)
     }
 
     /// `1` when `self <= other`, else `0`; decided where the bounds decide it.
@@ -266,7 +262,7 @@ impl SymDim {
     /// assert_eq!(SymDim::from(1).less_equal(&SymDim::sym("B")), SymDim::from(1));
     /// ```
     pub fn less_equal(&self, other: &SymDim) -> SymDim {
-        compare(*self, *other, false)
+        compare(self.clone(), other.clone(), false)
     }
 
     /// `if_true` when `self` is non-zero, else `if_false` (ONNX `Where` on a 0/1 condition);
@@ -282,14 +278,14 @@ impl SymDim {
     /// assert_eq!(pick.eval(&[("B", 2)]), Some(9));
     /// ```
     pub fn select(&self, if_true: &SymDim, if_false: &SymDim) -> SymDim {
-        let (c, a, b) = (*self, *if_true, *if_false);
+        let (c, a, b) = (self.clone(), if_true.clone(), if_false.clone());
         if !c.is_valid() {
             return SymDim::INVALID;
         }
         if c.is_zero() {
             return b;
         }
-        if a == b || bounds(c).excludes_zero() {
+        if a == b || bounds(&c).excludes_zero() {
             return a;
         }
         SymDim::of_atom(Atom::Select(c, a, b))
@@ -323,7 +319,7 @@ fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
             };
         }
     }
-    exact_multiple(a, b).unwrap_or_else(|| SymDim::of_atom(Atom::FloorDiv(a, b)))
+    exact_multiple(a.clone(), b.clone()).unwrap_or_else(|| SymDim::of_atom(Atom::FloorDiv(a, b)))
 }
 
 /// The integer `c` as a dim (any `i128`).
@@ -340,11 +336,11 @@ fn ordered(a: SymDim, b: SymDim) -> (SymDim, SymDim) {
 }
 
 fn extreme(a: SymDim, b: SymDim, max: bool) -> SymDim {
-    let d = a - b;
+    let d = a.clone() - b.clone();
     if !d.is_valid() {
         return SymDim::INVALID;
     }
-    let bd = bounds(d);
+    let bd = bounds(&d);
     let a_larger = bd.lo.is_some_and(|lo| lo >= Rat::ZERO);
     let b_larger = bd.hi.is_some_and(|hi| hi <= Rat::ZERO);
     match (a_larger, b_larger, max) {
@@ -362,11 +358,11 @@ fn extreme(a: SymDim, b: SymDim, max: bool) -> SymDim {
 }
 
 fn compare(a: SymDim, b: SymDim, strict: bool) -> SymDim {
-    let d = b - a;
+    let d = b.clone() - a.clone();
     if !d.is_valid() {
         return SymDim::INVALID;
     }
-    let bd = bounds(d);
+    let bd = bounds(&d);
     let (yes, no) = match strict {
         true => (
             bd.lo.is_some_and(|lo| lo > Rat::ZERO),
@@ -405,19 +401,19 @@ mod tests {
         let h = s("H");
         // Offsets: (H - 1) // 32 + 1 == (H + 31) // 32; a common factor divides out.
         assert_eq!(
-            (h - k(1)).floor_div(&k(32)).unwrap() + k(1),
-            (h + k(31)).floor_div(&k(32)).unwrap()
+            (h.clone() - k(1)).floor_div(&k(32)).unwrap() + k(1),
+            (h.clone() + k(31)).floor_div(&k(32)).unwrap()
         );
         assert_eq!(
-            (k(4) * h + k(2)).floor_div(&k(8)).unwrap(),
-            (k(2) * h + k(1)).floor_div(&k(4)).unwrap()
+            (k(4) * h.clone() + k(2)).floor_div(&k(8)).unwrap(),
+            (k(2) * h.clone() + k(1)).floor_div(&k(4)).unwrap()
         );
         // A remainder that stays below the divisor floors to nothing.
         assert_eq!(h.floor_mod(&k(7)).unwrap().floor_div(&k(7)).unwrap(), k(0));
         // Floors of floors, and negative divisors, evaluate as Python does.
         let f = h.floor_div(&k(2)).unwrap().floor_div(&k(3)).unwrap();
-        let g = (k(5) - h).floor_div(&k(-3)).unwrap();
-        let m = (k(5) - h).floor_mod(&k(-3)).unwrap();
+        let g = (k(5) - h.clone()).floor_div(&k(-3)).unwrap();
+        let m = (k(5) - h.clone()).floor_mod(&k(-3)).unwrap();
         for v in 1..40i64 {
             let at = [("H", v as usize)];
             assert_eq!(f.eval_int(&at), Some(v / 2 / 3), "{f} at {v}");
@@ -429,7 +425,7 @@ mod tests {
             );
         }
         // A divisor that may be 0 is never cancelled: the value is undefined there.
-        let z = h - k(1);
+        let z = h.clone() - k(1);
         let q = z.floor_div(&z).unwrap();
         assert_eq!(q.eval(&[("H", 1)]), None);
         assert_eq!(q.eval(&[("H", 2)]), Some(1));
@@ -438,7 +434,7 @@ mod tests {
         assert_eq!(zero.eval(&[("H", 2)]), Some(0));
         assert_eq!(k(0).floor_mod(&z).unwrap().eval(&[("H", 1)]), None);
         assert_eq!(k(0).floor_div(&h).unwrap(), k(0));
-        assert_eq!((k(2) * h).floor_div(&h).unwrap(), k(2));
+        assert_eq!((k(2) * h.clone()).floor_div(&h).unwrap(), k(2));
     }
 
     fn floor(x: i64, y: i64) -> i64 {
@@ -456,7 +452,7 @@ mod tests {
         assert_eq!(b.max(&k(1)), b);
         assert_eq!(b.min(&k(0)), k(0));
         assert_eq!(b.equal(&k(-1)), k(0));
-        assert_eq!((k(2) * b).equal(&k(3)), k(0)); // 2*B is even
+        assert_eq!((k(2) * b.clone()).equal(&k(3)), k(0)); // 2*B is even
         assert_eq!(k(0).less(&b), k(1));
         assert_eq!(b.less_equal(&k(0)), k(0));
         let m = b.min(&t);
@@ -471,18 +467,18 @@ mod tests {
     #[test]
     fn exact_quotients_and_invalid_forms() {
         let (n, t) = (s("N"), s("T"));
-        assert_eq!((k(3) * n / k(2)).to_string(), "3*N/2");
-        assert_eq!((k(6) / n).to_string(), "6/N");
-        assert_eq!((k(3) / (k(2) * n)).to_string(), "3/(2*N)");
+        assert_eq!((k(3) * n.clone() / k(2)).to_string(), "3*N/2");
+        assert_eq!((k(6) / n.clone()).to_string(), "6/N");
+        assert_eq!((k(3) / (k(2) * n.clone())).to_string(), "3/(2*N)");
         let half = t.floor_div(&k(2)).unwrap();
         let q = k(64) * t / half;
         assert_eq!(q.to_string(), "64*T/(T // 2)");
         assert_eq!(q.eval(&[("T", 4)]), Some(128));
         assert_eq!(q.eval(&[("T", 7)]), None);
-        let sum = n + k(1);
-        assert_eq!((k(2) * n + k(2)) / sum, k(2));
-        assert_eq!(((n * n + n) / sum).eval(&[("N", 4)]), Some(4));
-        assert!(!(n / k(0)).is_valid());
+        let sum = n.clone() + k(1);
+        assert_eq!((k(2) * n.clone() + k(2)) / sum.clone(), k(2));
+        assert_eq!(((n.clone() * n.clone() + n.clone()) / sum).eval(&[("N", 4)]), Some(4));
+        assert!(!(n.clone() / k(0)).is_valid());
         assert!(n.floor_div(&SymDim::INVALID).is_err());
         assert_eq!(SymDim::INVALID.to_string(), "<invalid>");
         assert_eq!((SymDim::INVALID + n).eval(&[("N", 1)]), None);

@@ -30,7 +30,7 @@ impl ShapeValue {
     /// ```
     pub fn add(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
         self.arith(other, "add", |a, b| {
-            number(a, b, i64::checked_add, "+").unwrap_or(Ok(a + b))
+            number(&a, &b, i64::checked_add, "+").unwrap_or_else(|| Ok(a + b))
         })
     }
 
@@ -48,7 +48,7 @@ impl ShapeValue {
     /// ```
     pub fn sub(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
         self.arith(other, "sub", |a, b| {
-            number(a, b, i64::checked_sub, "-").unwrap_or(Ok(a - b))
+            number(&a, &b, i64::checked_sub, "-").unwrap_or_else(|| Ok(a - b))
         })
     }
 
@@ -69,7 +69,7 @@ impl ShapeValue {
     /// ```
     pub fn mul(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
         self.arith(other, "mul", |a, b| {
-            number(a, b, i64::checked_mul, "*").unwrap_or(Ok(a * b))
+            number(&a, &b, i64::checked_mul, "*").unwrap_or_else(|| Ok(a * b))
         })
     }
 
@@ -91,7 +91,7 @@ impl ShapeValue {
     /// ```
     pub fn div(&self, other: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
         self.arith(other, "div", |a, b| {
-            if let Some(r) = number(a, b, i64::checked_div, "/") {
+            if let Some(r) = number(&a, &b, i64::checked_div, "/") {
                 return match b.is_zero() {
                     true => Err(zero(a)),
                     false => r,
@@ -156,7 +156,7 @@ impl ShapeValue {
             if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
                 return Ok(SymDim::int(x.wrapping_rem(y)));
             }
-            Ok(a - b * truncated(a, b)?)
+            Ok(a.clone() - b.clone() * truncated(a, b)?)
         })
     }
 
@@ -235,10 +235,10 @@ impl ShapeValue {
             ..self.clone()
         };
         let (s, b) = (SymDim::int(s), SymDim::int(b));
-        for &x in &self.entries {
+        for x in &self.entries {
             let e = match bias_after_scale {
-                true => x * s + b,
-                false => (x + b) * s,
+                true => x.clone() * s.clone() + b.clone(),
+                false => (x.clone() + b.clone()) * s.clone(),
             };
             out.push_checked(e, true, &op, || format!("scale({x}, {s}, {b})"))?;
         }
@@ -259,7 +259,7 @@ impl ShapeValue {
     /// ```
     pub fn neg(&self) -> Result<ShapeValue, ReshapeError> {
         self.arith(&ShapeValue::scalar(0), "neg", |a, _| {
-            number(SymDim::from(0), a, i64::checked_sub, "-").unwrap_or(Ok(-a))
+            number(&SymDim::from(0), &a, i64::checked_sub, "-").unwrap_or_else(|| Ok(-a))
         })
     }
 
@@ -285,7 +285,7 @@ impl ShapeValue {
                     .map(SymDim::int)
                     .ok_or_else(|| Fail::whole(Rule::Overflow, format!("|{x}| overflows i64")));
             }
-            Ok(a.less(&SymDim::from(0)).select(&-a, &a))
+            Ok(a.less(&SymDim::from(0)).select(&-a.clone(), &a))
         })
     }
 
@@ -358,7 +358,7 @@ impl ShapeValue {
             },
             ..self.clone()
         };
-        for &e in &self.entries {
+        for e in &self.entries {
             if width == 0 {
                 out.entries
                     .push(SymDim::from(1) - e.equal(&SymDim::from(0)));
@@ -387,13 +387,13 @@ impl ShapeValue {
                 continue;
             }
             within(
-                e,
+                e.clone(),
                 lo,
                 hi.min(i64::MAX.into()),
                 &out.sizes,
                 &mut out.conditions,
             );
-            out.entries.push(e);
+            out.entries.push(e.clone());
         }
         Ok(out)
     }
@@ -426,17 +426,17 @@ impl ShapeValue {
     ) -> Option<Result<ShapeValue, ReshapeError>> {
         let (first, rest) = match start {
             Some(s) => (SymDim::int(s), &self.entries[..]),
-            None => (*self.entries.first()?, &self.entries[1..]),
+            None => (self.entries.first()?.clone(), &self.entries[1..]),
         };
         let mut acc = ShapeValue {
             scalar: true,
             entries: vec![first],
             ..self.clone()
         };
-        for &e in rest {
+        for e in rest {
             let entry = ShapeValue {
                 scalar: true,
-                entries: vec![e],
+                entries: vec![e.clone()],
                 conditions: Vec::new(),
                 sizes: Vec::new(),
                 ty: self.ty,
@@ -466,7 +466,7 @@ impl ShapeValue {
         // a remainder, an extreme, a comparison or a selection stays within its operands.
         let grows = match name {
             "add" | "sub" | "mul" | "neg" | "abs" => true,
-            "div" | "floor_div" => !other.entries.iter().all(|&d| non_negative(d)),
+            "div" | "floor_div" => !other.entries.iter().all(|d| non_negative(d.clone())),
             _ => false,
         };
         let op = Op {
@@ -495,11 +495,11 @@ impl ShapeValue {
             ty: joined_ty(&both),
         };
         for i in 0..len {
-            let a = self.entries[if m == 1 { 0 } else { i }];
-            let b = other.entries[if n == 1 { 0 } else { i }];
-            let e = f(a, b).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
-            if divides && b.is_symbolic() && !never_zero(b) {
-                add(&mut out.conditions, Condition::nonzero(b));
+            let a = &self.entries[if m == 1 { 0 } else { i }];
+            let b = &other.entries[if n == 1 { 0 } else { i }];
+            let e = f(a.clone(), b.clone()).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
+            if divides && b.is_symbolic() && !never_zero(b.clone()) {
+                add(&mut out.conditions, Condition::nonzero(b.clone()));
             }
             out.push_checked(e, grows, &op, || format!("{name}({a}, {b})"))?;
         }
@@ -534,7 +534,7 @@ impl ShapeValue {
                 ))
             }
             Some(_) => {}
-            None if grows => within(e, lo, hi, &self.sizes, &mut self.conditions),
+            None if grows => within(e.clone(), lo, hi, &self.sizes, &mut self.conditions),
             None => {}
         }
         self.entries.push(e);
@@ -560,7 +560,7 @@ impl ShapeValue {
         let (len, scalar) = match across {
             false => (1, true),
             true => {
-                let len = lens.iter().copied().max().unwrap_or(1);
+                let len = lens.iter().cloned().max().unwrap_or(1);
                 if let Some(p) = lens.iter().position(|&k| k != len && k != 1) {
                     return Err(op.fail(
                         Rule::LengthMismatch,
@@ -583,18 +583,18 @@ impl ShapeValue {
             let terms: Vec<SymDim> = match across {
                 true => values
                     .iter()
-                    .map(|v| v.entries[if v.len() == 1 { 0 } else { i }])
+                    .map(|v| v.entries[if v.len() == 1 { 0 } else { i }].clone())
                     .collect(),
                 false => values
                     .iter()
-                    .flat_map(|v| v.entries.iter().copied())
+                    .flat_map(|v| v.entries.iter().cloned())
                     .collect(),
             };
             let e = match ring {
-                Ring::Add => terms.iter().fold(SymDim::from(0), |s, &t| s + t),
+                Ring::Add => terms.iter().fold(SymDim::from(0), |s, t| s + t.clone()),
                 // A factor of 0 makes the product 0, however large the others.
                 Ring::Mul if terms.contains(&SymDim::from(0)) => SymDim::from(0),
-                Ring::Mul => terms.iter().fold(SymDim::from(1), |p, &t| p * t),
+                Ring::Mul => terms.iter().fold(SymDim::from(1), |p, t| p * t.clone()),
             };
             let what = || {
                 let t: Vec<String> = terms.iter().map(SymDim::to_string).collect();
@@ -624,13 +624,13 @@ pub(super) enum Ring {
 
 /// Whether `d` is at least 0 for every value of the symbols.
 fn non_negative(d: SymDim) -> bool {
-    bounds(d).lo.is_some_and(|l| l >= Rat::ZERO)
+    bounds(&d).lo.is_some_and(|l| l >= Rat::ZERO)
 }
 
 /// `f` on two numbers, or `None` when either is symbolic.
 fn number(
-    a: SymDim,
-    b: SymDim,
+    a: &SymDim,
+    b: &SymDim,
     f: fn(i64, i64) -> Option<i64>,
     sign: &str,
 ) -> Option<Result<SymDim, Fail>> {
@@ -656,7 +656,7 @@ fn lift(e: ReshapeError) -> Fail {
 /// floor where they are known to differ, else written out with a selection.
 fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Fail> {
     let sign = |d: SymDim| {
-        let b = bounds(d);
+        let b = bounds(&d);
         match (
             b.lo.is_some_and(|l| l >= Rat::ZERO),
             b.hi.is_some_and(|h| h <= Rat::ZERO),
@@ -667,7 +667,7 @@ fn truncated(a: SymDim, b: SymDim) -> Result<SymDim, Fail> {
         }
     };
     let q = a.floor_div(&b).map_err(lift)?;
-    match sign(a) * sign(b) {
+    match sign(a.clone()) * sign(b.clone()) {
         1 => Ok(q),
         -1 => Ok(-((-a).floor_div(&b).map_err(lift)?)),
         _ => {

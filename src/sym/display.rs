@@ -4,36 +4,36 @@
 
 use std::fmt;
 
-use super::expr::{self, Arena, Atom, Mono, Poly, Rat};
-use super::{name_of, Repr, SymDim};
+use super::expr::{Atom, AtomRef, Mono, Poly, Rat};
+use super::{Repr, SymDim};
 
 impl fmt::Display for SymDim {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
+        match &self.0 {
             Repr::Int(v) => write!(f, "{v}"),
             Repr::Invalid => f.write_str("<invalid>"),
-            Repr::Expr(_) => f.write_str(&expr::read(|a| dim(a, *self))),
+            Repr::Expr(_) => f.write_str(&dim(self)),
         }
     }
 }
 
-fn dim(a: &Arena, d: SymDim) -> String {
-    match d.0 {
+fn dim(d: &SymDim) -> String {
+    match &d.0 {
         Repr::Int(v) => v.to_string(),
         Repr::Invalid => "<invalid>".into(),
-        Repr::Expr(id) => poly(a, a.poly(id)),
+        Repr::Expr(f) => poly(f.get()),
     }
 }
 
 /// `d` as an operand of `//`, `%` or a product: in parentheses unless a number, a symbol or a
 /// call.
-fn operand(a: &Arena, d: SymDim) -> String {
-    let s = dim(a, d);
-    let single = match d.0 {
-        Repr::Int(v) => v >= 0,
+fn operand(d: &SymDim) -> String {
+    let s = dim(d);
+    let single = match &d.0 {
+        Repr::Int(v) => *v >= 0,
         Repr::Invalid => true,
-        Repr::Expr(id) => match a.poly(id).terms.as_slice() {
-            [(m, c)] => *c == Rat::ONE && m.len() == 1 && m[0].1 == 1 && !infix(a.atom(m[0].0)),
+        Repr::Expr(f) => match f.get().terms.as_slice() {
+            [(m, c)] => *c == Rat::ONE && m.len() == 1 && m[0].1 == 1 && !infix(m[0].0.get()),
             _ => false,
         },
     };
@@ -44,25 +44,22 @@ fn operand(a: &Arena, d: SymDim) -> String {
 }
 
 /// Whether the atom is written with an infix operator.
-fn infix(x: Atom) -> bool {
+fn infix(x: &Atom) -> bool {
     matches!(x, Atom::FloorDiv(..) | Atom::Mod(..) | Atom::Group(_))
 }
 
-fn atom(a: &Arena, id: u32, alone: bool) -> String {
-    let x = a.atom(id);
-    let s = match x {
-        Atom::Sym(n) => return shown(name_of(n)),
-        Atom::FloorDiv(p, q) => format!("{} // {}", operand(a, p), operand(a, q)),
-        Atom::Mod(p, q) => format!("{} % {}", operand(a, p), operand(a, q)),
-        Atom::Min(p, q) => return format!("min({}, {})", dim(a, p), dim(a, q)),
-        Atom::Max(p, q) => return format!("max({}, {})", dim(a, p), dim(a, q)),
-        Atom::Eq(p, q) => return format!("({} == {})", dim(a, p), dim(a, q)),
-        Atom::Lt(p, q) => return format!("({} < {})", dim(a, p), dim(a, q)),
-        Atom::Le(p, q) => return format!("({} <= {})", dim(a, p), dim(a, q)),
-        Atom::Select(c, p, q) => {
-            return format!("where({}, {}, {})", dim(a, c), dim(a, p), dim(a, q))
-        }
-        Atom::Group(g) => return format!("({})", dim(a, g)),
+fn atom(id: &AtomRef, alone: bool) -> String {
+    let s = match id.get() {
+        Atom::Sym(n) => return shown(n),
+        Atom::FloorDiv(p, q) => format!("{} // {}", operand(p), operand(q)),
+        Atom::Mod(p, q) => format!("{} % {}", operand(p), operand(q)),
+        Atom::Min(p, q) => return format!("min({}, {})", dim(p), dim(q)),
+        Atom::Max(p, q) => return format!("max({}, {})", dim(p), dim(q)),
+        Atom::Eq(p, q) => return format!("({} == {})", dim(p), dim(q)),
+        Atom::Lt(p, q) => return format!("({} < {})", dim(p), dim(q)),
+        Atom::Le(p, q) => return format!("({} <= {})", dim(p), dim(q)),
+        Atom::Select(c, p, q) => return format!("where({}, {}, {})", dim(c), dim(p), dim(q)),
+        Atom::Group(g) => return format!("({})", dim(g)),
     };
     match alone {
         true => s,
@@ -72,13 +69,13 @@ fn atom(a: &Arena, id: u32, alone: bool) -> String {
 
 /// A term without its sign: `3*N/2`, `B*T`, `6/N`, `T // 20`; and whether it is a floor or a
 /// remainder written bare, which a leading minus would read into (`-(B // 2)`, not `-B // 2`).
-fn term(a: &Arena, m: &Mono, c: Rat) -> (String, bool) {
+fn term(m: &Mono, c: Rat) -> (String, bool) {
     let alone = c.num.unsigned_abs() == 1 && c.den == 1 && m.len() == 1 && m[0].1 == 1;
-    let bare = alone && infix(a.atom(m[0].0));
+    let bare = alone && infix(m[0].0.get());
     let mut up: Vec<String> = Vec::new();
     let mut down: Vec<String> = Vec::new();
-    for &(id, e) in m {
-        let s = atom(a, id, alone);
+    for (id, e) in m {
+        let (s, e) = (atom(id, alone), *e);
         let side = if e > 0 { &mut up } else { &mut down };
         side.extend(std::iter::repeat(s).take(e.unsigned_abs() as usize));
     }
@@ -99,11 +96,11 @@ fn term(a: &Arena, m: &Mono, c: Rat) -> (String, bool) {
     (s, bare)
 }
 
-fn poly(a: &Arena, p: &Poly) -> String {
+fn poly(p: &Poly) -> String {
     let mut terms: Vec<(bool, (String, bool), bool)> = p
         .terms
         .iter()
-        .map(|(m, c)| (m.is_empty(), term(a, m, *c), c.num < 0))
+        .map(|(m, c)| (m.is_empty(), term(m, *c), c.num < 0))
         .collect();
     // Terms with atoms by how they read, the constant last.
     terms.sort();

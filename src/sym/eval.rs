@@ -2,10 +2,9 @@
 //! its bounds over every value of the symbols (each from 1 to `isize::MAX`), by interval
 //! arithmetic on the canonical form.
 
-use super::expr::{self, Arena, Atom, Mono, Poly, Rat};
-use super::{name_of, Repr, SymDim};
+use super::expr::{AtomRef, Atom, Mono, Poly, Rat};
+use super::{Repr, SymDim};
 use crate::dims::LIMIT;
-use std::sync::RwLock;
 
 /// Why an evaluation has no value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,21 +18,20 @@ pub(crate) enum NoValue {
 type Value = Result<Rat, NoValue>;
 
 struct Evaluator<'a> {
-    arena: &'a Arena,
     bindings: &'a [(&'a str, usize)],
-    memo: Vec<(u32, Value)>,
+    memo: Vec<(AtomRef, Value)>,
 }
 
 impl Evaluator<'_> {
-    fn dim(&mut self, d: SymDim) -> Value {
-        match d.0 {
-            Repr::Int(v) => Ok(Rat::int(v as i128)),
-            Repr::Expr(id) => self.poly(self.arena.poly(id)),
+    fn dim(&mut self, d: &SymDim) -> Value {
+        match &d.0 {
+            Repr::Int(v) => Ok(Rat::int(*v as i128)),
+            Repr::Expr(f) => self.poly(f.get()),
             Repr::Invalid => Err(NoValue::Undefined),
         }
     }
 
-    fn int(&mut self, d: SymDim) -> Result<i128, NoValue> {
+    fn int(&mut self, d: &SymDim) -> Result<i128, NoValue> {
         let v = self.dim(d)?;
         match v.is_int() {
             true => Ok(v.num),
@@ -52,7 +50,8 @@ impl Evaluator<'_> {
 
     fn mono(&mut self, m: &Mono) -> Value {
         let mut out = Rat::ONE;
-        for &(id, e) in m {
+        for (id, e) in m {
+            let (id, e) = (id, *e);
             let v = self.atom(id)?;
             if e < 0 && v.num == 0 {
                 return Err(NoValue::Undefined);
@@ -64,18 +63,16 @@ impl Evaluator<'_> {
         Ok(out)
     }
 
-    fn atom(&mut self, id: u32) -> Value {
-        let a = self.arena.atom(id);
-        memoized(self, id, |e| &mut e.memo, |e| e.atom_value(a))
+    fn atom(&mut self, id: &AtomRef) -> Value {
+        memoized(self, id, |e| &mut e.memo, |e| e.atom_value(id.get()))
     }
 
-    fn atom_value(&mut self, a: Atom) -> Value {
+    fn atom_value(&mut self, a: &Atom) -> Value {
         let int = |v: i128| Ok(Rat::int(v));
         let flag = |b: bool| Ok(Rat::int(b as i128));
         match a {
-            Atom::Sym(n) => {
-                let name = name_of(n);
-                match self.bindings.iter().find(|(s, _)| *s == name) {
+            Atom::Sym(name) => {
+                match self.bindings.iter().find(|(s, _)| *s == &**name) {
                     Some(&(_, v)) if v > 0 => int(v as i128),
                     _ => Err(NoValue::Undefined),
                 }
@@ -107,23 +104,23 @@ impl Evaluator<'_> {
 
 /// What a walk already found for the atom `id`: atoms repeat within one expression (`B` in
 /// `B // 2` and `B*T`), and each is walked once.
-fn cached<T: Copy>(memo: &[(u32, T)], id: u32) -> Option<T> {
-    memo.iter().find(|m| m.0 == id).map(|m| m.1)
+fn cached<T: Copy>(memo: &[(AtomRef, T)], id: &AtomRef) -> Option<T> {
+    memo.iter().find(|m| m.0 == *id).map(|m| m.1)
 }
 
 /// What `compute` gives for atom `id` of walker `w`, computed once per walk: kept in the
 /// walker's table `memo`.
 fn memoized<W, T: Copy>(
     w: &mut W,
-    id: u32,
-    memo: fn(&mut W) -> &mut Vec<(u32, T)>,
+    id: &AtomRef,
+    memo: fn(&mut W) -> &mut Vec<(AtomRef, T)>,
     compute: impl FnOnce(&mut W) -> T,
 ) -> T {
     if let Some(v) = cached(memo(w), id) {
         return v;
     }
     let v = compute(w);
-    memo(w).push((id, v));
+    memo(w).push((id.clone(), v));
     v
 }
 
@@ -138,18 +135,15 @@ fn floor_i128(x: i128, y: i128) -> Option<i128> {
 }
 
 /// The exact value of `d` under `bindings`.
-pub(crate) fn value(d: SymDim, bindings: &[(&str, usize)]) -> Value {
+pub(crate) fn value(d: &SymDim, bindings: &[(&str, usize)]) -> Value {
     if let Repr::Int(v) = d.0 {
         return Ok(Rat::int(v as i128));
     }
-    expr::read(|arena| {
-        Evaluator {
-            arena,
-            bindings,
-            memo: Vec::new(),
-        }
-        .dim(d)
-    })
+    Evaluator {
+        bindings,
+        memo: Vec::new(),
+    }
+    .dim(d)
 }
 
 impl SymDim {
@@ -178,7 +172,7 @@ impl SymDim {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn eval_int(&self, bindings: &[(&str, usize)]) -> Option<i64> {
-        match value(*self, bindings) {
+        match value(self, bindings) {
             Ok(v) if v.is_int() => i64::try_from(v.num).ok(),
             _ => None,
         }
@@ -269,8 +263,8 @@ impl Bounds {
     fn mul(self, o: Bounds) -> Bounds {
         let ((a, b), (c, d)) = (self.ends(), o.ends());
         let p = [a.mul(c), a.mul(d), b.mul(c), b.mul(d)];
-        let lo = p.iter().copied().min().unwrap_or(End::NegInf);
-        let hi = p.iter().copied().max().unwrap_or(End::PosInf);
+        let lo = p.iter().cloned().min().unwrap_or(End::NegInf);
+        let hi = p.iter().cloned().max().unwrap_or(End::PosInf);
         Bounds::of_ends(lo, hi)
     }
 
@@ -310,19 +304,14 @@ fn max_end(a: Option<Rat>, b: Option<Rat>, unbounded_wins: bool) -> Option<Rat> 
     }
 }
 
-struct Bounder<'a> {
-    arena: &'a Arena,
-    memo: Vec<(u32, Bounds)>,
-}
+/// Bounds by interval arithmetic; each interned form keeps its own once computed.
+struct Bounder;
 
-impl Bounder<'_> {
-    fn dim(&mut self, d: SymDim) -> Bounds {
-        match d.0 {
-            Repr::Int(v) => Bounds::point(Rat::int(v as i128)),
-            Repr::Expr(id) => {
-                let arena = self.arena;
-                self.poly(arena.poly(id))
-            }
+impl Bounder {
+    fn dim(&mut self, d: &SymDim) -> Bounds {
+        match &d.0 {
+            Repr::Int(v) => Bounds::point(Rat::int(*v as i128)),
+            Repr::Expr(f) => *f.node().bounds.get_or_init(|| self.poly(f.get())),
             Repr::Invalid => Bounds::ANY,
         }
     }
@@ -336,17 +325,16 @@ impl Bounder<'_> {
     }
 
     fn mono(&mut self, m: &Mono) -> Bounds {
-        m.iter().fold(Bounds::point(Rat::ONE), |t, &(id, e)| {
-            t.mul(self.atom(id).pow(e))
+        m.iter().fold(Bounds::point(Rat::ONE), |t, (id, e)| {
+            t.mul(self.atom(id).pow(*e))
         })
     }
 
-    fn atom(&mut self, id: u32) -> Bounds {
-        let a = self.arena.atom(id);
-        memoized(self, id, |b| &mut b.memo, |b| b.atom_bounds(a))
+    fn atom(&mut self, id: &AtomRef) -> Bounds {
+        *id.node().bounds.get_or_init(|| self.atom_bounds(id.get()))
     }
 
-    fn atom_bounds(&mut self, a: Atom) -> Bounds {
+    fn atom_bounds(&mut self, a: &Atom) -> Bounds {
         let zero = Rat::ZERO;
         match a {
             Atom::Sym(_) => Bounds {
@@ -424,73 +412,31 @@ impl Bounder<'_> {
     }
 }
 
-/// The bounds of each interned expression once computed, by id: a fact of the form, asked
-/// for again by every inference that meets it (BENCHMARKS.md, "What does symbolic inference
-/// cost?").
-static BOUNDS: RwLock<Vec<Option<Bounds>>> = RwLock::new(Vec::new());
-
 /// The bounds of `d` over every value of its symbols.
-pub(crate) fn bounds(d: SymDim) -> Bounds {
-    let id = match d.0 {
-        Repr::Int(v) => return Bounds::point(Rat::int(v as i128)),
-        Repr::Invalid => return Bounds::ANY,
-        Repr::Expr(id) => id as usize,
-    };
-    let known = BOUNDS
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .get(id)
-        .copied()
-        .flatten();
-    if let Some(b) = known {
-        return b;
-    }
-    let b = expr::read(|arena| {
-        Bounder {
-            arena,
-            memo: Vec::new(),
-        }
-        .dim(d)
-    });
-    let mut all = BOUNDS.write().unwrap_or_else(|e| e.into_inner());
-    if all.len() <= id {
-        all.resize(id + 1, None);
-    }
-    all[id] = Some(b);
-    b
+pub(crate) fn bounds(d: &SymDim) -> Bounds {
+    Bounder.dim(d)
 }
 
 /// Whether `d >= 1` for every value of the symbols.
-pub(crate) fn at_least_one(d: SymDim) -> bool {
+pub(crate) fn at_least_one(d: &SymDim) -> bool {
     bounds(d).lo.is_some_and(|l| l >= Rat::ONE)
 }
 
 /// A single-term size `c * M` (every power positive) as its monomial and coefficient.
-fn size_term(arena: &Arena, d: SymDim) -> Option<(Mono, Rat)> {
-    let Repr::Expr(id) = d.0 else {
-        return None;
-    };
-    match arena.poly(id).terms.as_slice() {
+fn size_term(d: &SymDim) -> Option<(Mono, Rat)> {
+    match d.form()?.get().terms.as_slice() {
         [(m, c)] if c.num > 0 && m.iter().all(|f| f.1 > 0) => Some((m.clone(), *c)),
         _ => None,
     }
 }
 
-fn poly_of(arena: &Arena, d: SymDim) -> Option<Poly> {
-    match d.0 {
-        Repr::Int(v) => Some(Poly::constant(Rat::int(v as i128))),
-        Repr::Expr(id) => Some(arena.poly(id).clone()),
-        Repr::Invalid => None,
-    }
-}
-
 /// Upper bounds where each of the known sizes is at most `isize::MAX`.
-struct Upper<'a> {
-    b: Bounder<'a>,
+struct Upper {
+    b: Bounder,
     sizes: Vec<(Mono, Rat)>,
 }
 
-impl Upper<'_> {
+impl Upper {
     fn poly(&mut self, p: &Poly, depth: u8) -> Option<Rat> {
         let mut sum = Rat::ZERO;
         for (m, c) in &p.terms {
@@ -507,7 +453,7 @@ impl Upper<'_> {
     /// floor in it replaced by its (larger) quotient.
     fn mono(&mut self, m: &Mono, depth: u8) -> Option<Rat> {
         let mut best = self.b.mono(m).hi;
-        let ranges: Vec<Bounds> = m.iter().map(|&(id, _)| self.b.atom(id)).collect();
+        let ranges: Vec<Bounds> = m.iter().map(|(id, _)| self.b.atom(id)).collect();
         if m.iter().any(|f| f.1 < 0) || ranges.iter().any(|r| !r.lo.is_some_and(|l| l >= Rat::ZERO))
         {
             return best;
@@ -520,10 +466,10 @@ impl Upper<'_> {
         for (sm, sc) in &self.sizes {
             let inside = m
                 .iter()
-                .all(|&(id, e)| sm.iter().any(|&(s, se)| s == id && se >= e));
-            let rest_at_least_one = sm.iter().all(|&(s, se)| {
-                let used = m.iter().find(|f| f.0 == s).map_or(0, |f| f.1);
-                used == se || self.b.atom(s).lo.is_some_and(|l| l >= Rat::ONE)
+                .all(|(id, e)| sm.iter().any(|(s, se)| s == id && se >= e));
+            let rest_at_least_one = sm.iter().all(|(s, se)| {
+                let used = m.iter().find(|f| f.0 == *s).map_or(0, |f| f.1);
+                used == *se || self.b.atom(s).lo.is_some_and(|l| l >= Rat::ONE)
             });
             if inside && rest_at_least_one {
                 tighten(Rat::int(LIMIT as i128).div(*sc));
@@ -532,12 +478,11 @@ impl Upper<'_> {
         if depth == 0 {
             return best;
         }
-        for (i, &(id, _)) in m.iter().enumerate() {
-            let Atom::FloorDiv(x, y) = self.b.arena.atom(id) else {
+        for (i, (id, _)) in m.iter().enumerate() {
+            let Atom::FloorDiv(x, y) = id.get() else {
                 continue;
             };
-            let (Some(k), Some(xp)) = (y.constant().filter(|&k| k > 0), poly_of(self.b.arena, x))
-            else {
+            let (Some(k), Some(xp)) = (y.constant().filter(|&k| k > 0), x.poly()) else {
                 continue;
             };
             if !self.b.dim(x).lo.is_some_and(|l| l >= Rat::ZERO) {
@@ -563,43 +508,31 @@ impl Upper<'_> {
 }
 
 /// An upper bound of `d` where each of `sizes` is at most `isize::MAX`; `None` when unbounded.
-pub(crate) fn upper(d: SymDim, sizes: &[SymDim]) -> Option<Rat> {
-    if let Repr::Int(v) = d.0 {
-        return Some(Rat::int(v as i128));
-    }
-    expr::read(|arena| {
-        let p = poly_of(arena, d)?;
-        let mut u = Upper {
-            b: Bounder {
-                arena,
-                memo: Vec::new(),
-            },
-            sizes: sizes.iter().filter_map(|&s| size_term(arena, s)).collect(),
-        };
-        u.poly(&p, 3)
-    })
+pub(crate) fn upper(d: &SymDim, sizes: &[SymDim]) -> Option<Rat> {
+    let p = match &d.0 {
+        Repr::Int(v) => return Some(Rat::int(*v as i128)),
+        Repr::Expr(f) => f.get(),
+        Repr::Invalid => return None,
+    };
+    let mut u = Upper {
+        b: Bounder,
+        sizes: sizes.iter().filter_map(size_term).collect(),
+    };
+    u.poly(p, 3)
 }
 
 /// A lower bound of `d`, as [`upper`] of `-d`.
-pub(crate) fn lower(d: SymDim, sizes: &[SymDim]) -> Option<Rat> {
-    upper(-d, sizes)?.neg()
+pub(crate) fn lower(d: &SymDim, sizes: &[SymDim]) -> Option<Rat> {
+    upper(&-d.clone(), sizes)?.neg()
 }
 
 /// Whether the atom `id` is at least 1 for every value of the symbols.
-pub(crate) fn atom_at_least_one(id: u32) -> bool {
-    expr::read(|arena| {
-        Bounder {
-            arena,
-            memo: Vec::new(),
-        }
-        .atom(id)
-        .lo
-        .is_some_and(|l| l >= Rat::ONE)
-    })
+pub(crate) fn atom_at_least_one(id: &AtomRef) -> bool {
+    Bounder.atom(id).lo.is_some_and(|l| l >= Rat::ONE)
 }
 
 /// Whether `d` is past `isize::MAX` for every value of the symbols (no array has that size).
-pub(crate) fn past_limit(d: SymDim) -> bool {
+pub(crate) fn past_limit(d: &SymDim) -> bool {
     bounds(d).lo.is_some_and(|l| l > Rat::int(LIMIT as i128))
 }
 

@@ -1,20 +1,22 @@
 //! The canonical form behind a [`SymDim`]: a sum of terms, each a rational coefficient times a
 //! product of atoms (symbols, floors, remainders, minima and maxima, comparisons, selections)
-//! raised to integer powers. Every distinct form is interned once per process, so a `SymDim`
-//! is a small `Copy` handle and equal forms are equal handles.
+//! raised to integer powers. Each distinct form is interned while a handle on it lives, so a
+//! `SymDim` is a counted handle, equal forms are the same node, and a form no value uses any
+//! more is freed.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::sync::{LazyLock, RwLock};
+use std::hash::{BuildHasher, Hash, Hasher, RandomState};
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 
+use super::eval::Bounds;
 use super::SymDim;
 
 /// Terms in one expression; more make the result invalid.
 pub(crate) const MAX_TERMS: usize = 64;
 /// The largest power of one atom in a term.
 pub(crate) const MAX_EXP: i32 = 127;
-/// Distinct forms in a process; past this, new forms are invalid.
-const MAX_NODES: usize = 1 << 24;
 
 /// A rational number `num / den`, reduced, `den > 0`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -146,8 +148,8 @@ pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// A product of atoms (interned ids) with non-zero powers, sorted by id; empty for a constant.
-pub(crate) type Mono = Vec<(u32, i32)>;
+/// A product of atoms with non-zero powers, sorted by atom; empty for a constant.
+pub(crate) type Mono = Vec<(AtomRef, i32)>;
 
 /// A sum of terms, sorted by monomial, no zero coefficient; empty for 0.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -156,10 +158,10 @@ pub(crate) struct Poly {
 }
 
 /// The non-polynomial parts of an expression. Operands are canonical [`SymDim`]s.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Atom {
-    /// A named symbol (its interned name).
-    Sym(u32),
+    /// A named symbol.
+    Sym(Box<str>),
     /// `floor(a / b)`.
     FloorDiv(SymDim, SymDim),
     /// `a - b * floor(a / b)`: the divisor's sign.
@@ -178,19 +180,74 @@ pub(crate) enum Atom {
     Group(SymDim),
 }
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Node {
-    Poly(Poly),
-    Atom(Atom),
+/// One interned form: its serial number (the canonical order of forms; never reused), its
+/// content, and its bounds once asked for (a fact of the form, asked again by every inference
+/// that meets it: BENCHMARKS.md, "What does symbolic inference cost?").
+pub(crate) struct Node<T> {
+    id: u64,
+    pub(crate) value: T,
+    pub(crate) bounds: OnceLock<Bounds>,
 }
 
-pub(crate) struct Arena {
-    nodes: Vec<Node>,
-    index: HashMap<Node, u32, Quick>,
+/// A counted handle on an interned form: equal forms are the same node while any handle on
+/// it lives, so equality is a pointer comparison; the node is freed with its last handle.
+pub(crate) struct Handle<T>(Arc<Node<T>>);
+
+/// An interned atom.
+pub(crate) type AtomRef = Handle<Atom>;
+/// An interned sum that is not an integer constant: what a symbolic [`SymDim`] holds.
+pub(crate) type Form = Handle<Poly>;
+
+impl<T> Handle<T> {
+    pub(crate) fn get(&self) -> &T {
+        &self.0.value
+    }
+
+    pub(crate) fn node(&self) -> &Node<T> {
+        &self.0
+    }
 }
 
-/// A multiply-rotate hash for the interning tables: their keys are the process's own
-/// expressions, not an adversary's, and SipHash cost a fifth of symbolic inference.
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        Handle(Arc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Handle<T> {
+    fn eq(&self, o: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+impl<T> Eq for Handle<T> {}
+
+impl<T> Hash for Handle<T> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0.id);
+    }
+}
+
+impl<T> PartialOrd for Handle<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl<T> Ord for Handle<T> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        self.0.id.cmp(&o.0.id)
+    }
+}
+
+impl<T> std::fmt::Debug for Handle<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0.id)
+    }
+}
+
+/// A multiply-rotate hash for the tables of the forms' own serial numbers (the memo of
+/// results), and the interning tables' first choice (see [`Table`]).
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Quick(u64);
 
@@ -244,55 +301,117 @@ impl std::hash::BuildHasher for Quick {
     }
 }
 
-static ARENA: LazyLock<RwLock<Arena>> = LazyLock::new(|| {
-    RwLock::new(Arena {
-        nodes: Vec::new(),
-        index: HashMap::default(),
-    })
-});
+/// Live forms sharing one hash in a table past this: the hash is being steered (the quick
+/// hash can be inverted step by step), and the table changes to a keyed one.
+const CHAIN: usize = 8;
 
-impl Arena {
-    pub fn node(&self, id: u32) -> &Node {
-        &self.nodes[id as usize]
-    }
+/// The interned forms of one kind: each content once while any handle on it lives. Entries
+/// are weak, so a form is freed with its last handle; the dead entries are swept once they
+/// outnumber the live ones, which keeps the table within twice the live forms. A bucket holds
+/// the forms of one hash; the quick hash is used until a bucket passes [`CHAIN`] live forms,
+/// and a keyed SipHash (the process's random key) from then on.
+struct Table<T> {
+    buckets: HashMap<u64, Vec<Weak<Node<T>>>, RandomState>,
+    entries: usize,
+    /// Entries after the last sweep: the next one comes at twice as many.
+    swept: usize,
+    keyed: Option<RandomState>,
+}
 
-    pub fn poly(&self, id: u32) -> &Poly {
-        match self.node(id) {
-            Node::Poly(p) => p,
-            Node::Atom(_) => unreachable!("a SymDim handle names a sum"),
+impl<T: Hash + Eq> Table<T> {
+    fn new() -> Self {
+        Table {
+            buckets: HashMap::default(),
+            entries: 0,
+            swept: 0,
+            keyed: None,
         }
     }
 
-    pub fn atom(&self, id: u32) -> Atom {
-        match self.node(id) {
-            Node::Atom(a) => *a,
-            Node::Poly(_) => unreachable!("a monomial names atoms"),
+    fn hash(&self, v: &T) -> u64 {
+        match &self.keyed {
+            Some(k) => k.hash_one(v),
+            None => Quick(0).hash_one(v),
         }
     }
+
+    /// The handle on `v`, interning it.
+    fn intern(&mut self, v: T) -> Handle<T> {
+        let h = self.hash(&v);
+        let bucket = self.buckets.entry(h).or_default();
+        let mut live = 0;
+        for w in bucket.iter() {
+            if let Some(n) = w.upgrade() {
+                if n.value == v {
+                    return Handle(n);
+                }
+                live += 1;
+            }
+        }
+        let node = Arc::new(Node {
+            id: NEXT.fetch_add(1, AtomicOrdering::Relaxed),
+            value: v,
+            bounds: OnceLock::new(),
+        });
+        bucket.retain(|w| w.strong_count() > 0);
+        bucket.push(Arc::downgrade(&node));
+        self.entries += 1;
+        if live >= CHAIN && self.keyed.is_none() {
+            self.keyed = Some(RandomState::new());
+            self.rehash();
+        } else if self.entries > 2 * self.swept + 1024 {
+            self.rehash();
+        }
+        Handle(node)
+    }
+
+    /// Drops the dead entries and files the live ones by the table's hash.
+    fn rehash(&mut self) {
+        let old = std::mem::take(&mut self.buckets);
+        let mut entries = 0;
+        for w in old.into_values().flatten() {
+            if let Some(n) = w.upgrade() {
+                let h = self.hash(&n.value);
+                self.buckets.entry(h).or_default().push(w);
+                entries += 1;
+            }
+        }
+        self.entries = entries;
+        self.swept = entries;
+    }
+
+    fn live(&self) -> usize {
+        self.buckets
+            .values()
+            .flatten()
+            .filter(|w| w.strong_count() > 0)
+            .count()
+    }
 }
 
-/// Runs `f` with the interned forms.
-pub(crate) fn read<R>(f: impl FnOnce(&Arena) -> R) -> R {
-    let arena = ARENA.read().unwrap_or_else(|e| e.into_inner());
-    f(&arena)
+/// The next form's serial number.
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+static ATOMS: LazyLock<Mutex<Table<Atom>>> = LazyLock::new(|| Mutex::new(Table::new()));
+static SUMS: LazyLock<Mutex<Table<Poly>>> = LazyLock::new(|| Mutex::new(Table::new()));
+
+/// The handle on atom `a`.
+pub(crate) fn intern_atom(a: Atom) -> AtomRef {
+    let h = ATOMS.lock().unwrap_or_else(|e| e.into_inner()).intern(a);
+    h
 }
 
-/// The id of `node`, interning it; `None` past [`MAX_NODES`].
-pub(crate) fn intern(node: Node) -> Option<u32> {
-    if let Some(id) = read(|a| a.index.get(&node).copied()) {
-        return Some(id);
-    }
-    let mut arena = ARENA.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(&id) = arena.index.get(&node) {
-        return Some(id);
-    }
-    if arena.nodes.len() >= MAX_NODES {
-        return None;
-    }
-    let id = arena.nodes.len() as u32;
-    arena.nodes.push(node.clone());
-    arena.index.insert(node, id);
-    Some(id)
+/// The handle on the sum `p`.
+pub(crate) fn intern_sum(p: Poly) -> Form {
+    let h = SUMS.lock().unwrap_or_else(|e| e.into_inner()).intern(p);
+    h
+}
+
+/// The forms alive in the process: (atoms, sums).
+pub(crate) fn live_forms() -> (usize, usize) {
+    let atoms = ATOMS.lock().unwrap_or_else(|e| e.into_inner()).live();
+    let sums = SUMS.lock().unwrap_or_else(|e| e.into_inner()).live();
+    (atoms, sums)
 }
 
 impl Poly {
@@ -305,10 +424,10 @@ impl Poly {
         }
     }
 
-    /// The single atom `id` to the first power.
-    pub fn atom(id: u32) -> Poly {
+    /// The single atom `a` to the power `e`.
+    pub fn atom(a: AtomRef, e: i32) -> Poly {
         Poly {
-            terms: vec![(vec![(id, 1)], Rat::ONE)],
+            terms: vec![(vec![(a, e)], Rat::ONE)],
         }
     }
 
@@ -383,7 +502,7 @@ impl Poly {
     pub fn is_integral(&self) -> bool {
         self.terms
             .iter()
-            .all(|(m, c)| c.is_int() && m.iter().all(|&(_, e)| e > 0))
+            .all(|(m, c)| c.is_int() && m.iter().all(|(_, e)| *e > 0))
     }
 }
 
@@ -393,22 +512,22 @@ pub(crate) fn mono_mul(a: &Mono, b: &Mono) -> Option<Mono> {
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         let f = match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x.0 == y.0 => {
+            (Some(x), Some(y)) if x.0 == y.0 => {
                 i += 1;
                 j += 1;
-                (x.0, x.1 + y.1)
+                (x.0.clone(), x.1 + y.1)
             }
-            (Some(&x), Some(&y)) if x.0 < y.0 => {
+            (Some(x), Some(y)) if x.0 < y.0 => {
                 i += 1;
-                x
+                x.clone()
             }
-            (Some(&x), None) => {
+            (Some(x), None) => {
                 i += 1;
-                x
+                x.clone()
             }
-            (_, Some(&y)) => {
+            (_, Some(y)) => {
                 j += 1;
-                y
+                y.clone()
             }
             (None, None) => unreachable!(),
         };

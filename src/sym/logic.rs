@@ -219,7 +219,7 @@ impl ShapeValue {
                 format!("lengths {lens:?} do not broadcast"),
             ));
         }
-        let at = |v: &ShapeValue, i: usize| v.entries[if v.len() == 1 { 0 } else { i }];
+        let at = |v: &ShapeValue, i: usize| v.entries[if v.len() == 1 { 0 } else { i }].clone();
         let entries = (0..len)
             .map(|i| at(cond, i).select(&at(if_true, i), &at(if_false, i)))
             .collect();

@@ -24,35 +24,12 @@ pub(crate) use shape::{equals, integer, Exact};
 pub use shape::{Condition, SymShape};
 pub use value::ShapeValue;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, RwLock};
+use std::sync::{LazyLock, Mutex};
 
 use crate::dims::LIMIT;
-use expr::{Atom, Node, Poly, Rat};
-
-/// Symbol names, interned: a symbol atom stores the index.
-static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-
-/// Distinct names in a process; past this, [`SymDim::sym`] gives an invalid dim.
-const MAX_NAMES: usize = 1 << 20;
-
-fn intern_name(name: &str) -> Option<u32> {
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = names.iter().position(|&n| n == name) {
-        return Some(i as u32);
-    }
-    if names.len() >= MAX_NAMES {
-        return None;
-    }
-    // Leaked once per distinct name: a graph has a handful.
-    names.push(Box::leak(name.to_owned().into_boxed_str()));
-    Some(names.len() as u32 - 1)
-}
-
-pub(crate) fn name_of(id: u32) -> &'static str {
-    let names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    names[id as usize]
-}
+use expr::{Atom, Form, Poly, Rat};
 
 /// A dimension size for shape inference: an integer expression over named symbols. Symbols
 /// stand for sizes of at least 1 (and at most `isize::MAX`). Expressions are what reshapes and
@@ -64,9 +41,13 @@ pub(crate) fn name_of(id: u32) -> &'static str {
 /// Values are canonical where it matters: sums are expanded and collected (`2*N*4 == 8*N`,
 /// `(T + 1)*2 == 2*T + 2`), exact divisions cancel (`64*B // 64 == B`), a floor's constant offset
 /// is normalised (`(H - 1) // 32 + 1 == (H + 31) // 32`), and what the symbols' bounds decide is
-/// decided (`max(B, 1) == B`, `B == -1` is 0). A form is interned for the life of the process, so
-/// a `SymDim` is a small `Copy` handle. A result past the representable range (a coefficient
-/// past `i128`, more than 64 terms, a power past 127) is *invalid*: it displays as `<invalid>`,
+/// decided (`max(B, 1) == B`, `B == -1` is 0). A known integer is held inline; a symbolic
+/// form is interned while any `SymDim` holds it, so a clone is a counted handle (no copy of
+/// the expression), equal forms are one node (equality is a pointer comparison), and the
+/// memory of a form comes back when the last value that uses it is dropped: a process that
+/// infers shapes for one model after another holds the forms of the values it keeps, not of
+/// every model it has seen. A result past the representable range (a coefficient past
+/// `i128`, more than 64 terms, a power past 127) is *invalid*: it displays as `<invalid>`,
 /// never evaluates, and inference on it is a
 /// [`ReshapeError::SymbolLimit`](crate::ReshapeError::SymbolLimit).
 ///
@@ -74,10 +55,10 @@ pub(crate) fn name_of(id: u32) -> &'static str {
 /// use ndarray_reshape::SymDim;
 ///
 /// let (n, t) = (SymDim::sym("N"), SymDim::sym("T"));
-/// let d = SymDim::from(2) * n * SymDim::from(4);
-/// assert_eq!(d, SymDim::from(8) * n);
+/// let d = SymDim::from(2) * &n * SymDim::from(4); // operands by value or by reference
+/// assert_eq!(d, SymDim::from(8) * &n);
 /// assert_eq!(d.to_string(), "8*N");
-/// assert_eq!((t * n).to_string(), "N*T");
+/// assert_eq!((&t * &n).to_string(), "N*T");
 /// assert_eq!(d.eval(&[("N", 3)]), Some(24));
 /// assert_eq!(d.eval(&[]), None); // N unbound
 /// assert_eq!(SymDim::from(7).known(), Some(7));
@@ -86,15 +67,15 @@ pub(crate) fn name_of(id: u32) -> &'static str {
 /// assert_eq!(frames.eval(&[("T", 12345)]), Some(616));
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SymDim(Repr);
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 enum Repr {
     /// A known integer.
     Int(i64),
-    /// An interned sum ([`Node::Poly`]) that is not an integer constant.
-    Expr(u32),
+    /// An interned sum that is not an integer constant.
+    Expr(Form),
     Invalid,
 }
 
@@ -126,7 +107,7 @@ impl SymDim {
     pub(crate) const INVALID: SymDim = SymDim(Repr::Invalid);
 
     /// The symbol `name` (a size of at least 1): `N`, `batch`, `seq_len`. The same name is the
-    /// same symbol everywhere in the process. A name that is not a plain identifier (letters,
+    /// same symbol everywhere in the process, found by hash. A name that is not a plain identifier (letters,
     /// digits, `_` and `.`, not starting with a digit or `.`) is shown quoted, so that it never
     /// reads as an expression: the symbol `"B*T"` is not the product `B*T`, nor `"3"` the
     /// number 3.
@@ -136,15 +117,12 @@ impl SymDim {
     /// assert_eq!(SymDim::sym("N"), SymDim::sym("N"));
     /// assert_ne!(SymDim::sym("N"), SymDim::sym("M"));
     /// let (b, t, bt) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::sym("B*T"));
-    /// assert_eq!((b * t).to_string(), "B*T");
-    /// assert_eq!((SymDim::from(2) * bt).to_string(), "2*\"B*T\"");
+    /// assert_eq!((b.clone() * t.clone()).to_string(), "B*T");
+    /// assert_eq!((SymDim::from(2) * bt.clone()).to_string(), "2*\"B*T\"");
     /// assert_ne!(b * t, bt);
     /// ```
     pub fn sym(name: &str) -> SymDim {
-        match intern_name(name) {
-            Some(id) => SymDim::of_atom(Atom::Sym(id)),
-            None => SymDim::INVALID,
-        }
+        SymDim::of_atom(Atom::Sym(name.into()))
     }
 
     /// A known integer, negative ones included (a dialect's code such as `-1`, or a value a
@@ -201,6 +179,24 @@ impl SymDim {
         }
     }
 
+    /// How many symbolic forms (sums, and the symbols, floors, comparisons and the like in
+    /// them) the process holds: those that some live value uses, and those the memo of recent
+    /// results keeps (at most a few thousand). A form no value uses is freed, so a process
+    /// that infers one model after another holds what its live values need, not every form
+    /// it has met.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let before = SymDim::live_forms();
+    /// let d = SymDim::sym("a_symbol_of_this_example") * SymDim::from(3);
+    /// assert!(SymDim::live_forms() > before);
+    /// drop(d);
+    /// ```
+    pub fn live_forms() -> usize {
+        let (atoms, sums) = expr::live_forms();
+        atoms + sums
+    }
+
     /// Whether the dim is within the representable range (see [`SymDim`]).
     ///
     /// ```
@@ -209,7 +205,7 @@ impl SymDim {
     /// assert!(SymDim::sym("A").is_valid());
     /// ```
     pub fn is_valid(&self) -> bool {
-        self.0 != Repr::Invalid
+        !matches!(self.0, Repr::Invalid)
     }
 
     /// Known zero.
@@ -223,16 +219,20 @@ impl SymDim {
     }
 
     /// An order on handles (not on values), for canonical operand order.
-    pub(crate) fn key(&self) -> impl Ord {
-        self.0
+    pub(crate) fn key(&self) -> &impl Ord {
+        &self.0
     }
 
     /// The canonical sum, `None` when invalid.
-    pub(crate) fn poly(self) -> Option<Poly> {
-        match self.0 {
-            Repr::Int(v) => Some(Poly::constant(Rat::int(v as i128))),
-            Repr::Expr(id) => Some(expr::read(|a| a.poly(id).clone())),
-            Repr::Invalid => None,
+    pub(crate) fn poly(&self) -> Option<Poly> {
+        poly_of(&self.0).map(Cow::into_owned)
+    }
+
+    /// The interned form of a symbolic dim.
+    pub(crate) fn form(&self) -> Option<&Form> {
+        match &self.0 {
+            Repr::Expr(f) => Some(f),
+            _ => None,
         }
     }
 
@@ -248,18 +248,12 @@ impl SymDim {
                 }
             }
         }
-        match expr::intern(Node::Poly(p)) {
-            Some(id) => SymDim(Repr::Expr(id)),
-            None => SymDim::INVALID,
-        }
+        SymDim(Repr::Expr(expr::intern_sum(p)))
     }
 
     /// The dim that is the atom `a`.
     pub(crate) fn of_atom(a: Atom) -> SymDim {
-        match expr::intern(Node::Atom(a)) {
-            Some(id) => SymDim::of_poly(Some(Poly::atom(id))),
-            None => SymDim::INVALID,
-        }
+        SymDim::of_poly(Some(Poly::atom(expr::intern_atom(a), 1)))
     }
 
     /// `f` (the operation `op`) on both sums; invalid when either is. Results are remembered
@@ -268,29 +262,40 @@ impl SymDim {
     /// cost?").
     fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
         let key = (op, self.0, rhs.0);
-        if let Some(&d) = OPS.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return d;
+        if let Some(d) = OPS.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return d.clone();
         }
-        let d = match (self.poly(), rhs.poly()) {
+        let d = match (poly_of(&key.1), poly_of(&key.2)) {
             (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
             _ => SymDim::INVALID,
         };
-        let mut ops = OPS.write().unwrap_or_else(|e| e.into_inner());
+        let mut ops = OPS.lock().unwrap_or_else(|e| e.into_inner());
         if ops.len() >= MAX_OPS {
             ops.clear();
         }
-        ops.insert(key, d);
+        ops.insert(key, d.clone());
         d
     }
 }
 
-/// The results of [`SymDim::combine`] by (operation, left, right).
-type Ops = HashMap<(u8, Repr, Repr), SymDim, expr::Quick>;
+/// The canonical sum of `r`, borrowed from its form when it has one; `None` when invalid.
+fn poly_of(r: &Repr) -> Option<Cow<'_, Poly>> {
+    match r {
+        Repr::Int(v) => Some(Cow::Owned(Poly::constant(Rat::int(*v as i128)))),
+        Repr::Expr(f) => Some(Cow::Borrowed(f.get())),
+        Repr::Invalid => None,
+    }
+}
 
-static OPS: LazyLock<RwLock<Ops>> = LazyLock::new(|| RwLock::new(Ops::default()));
+/// The results of [`SymDim::combine`] by (operation, left, right), keyed by the process's
+/// random key (an operand may be any integer a caller passes).
+type Ops = HashMap<(u8, Repr, Repr), SymDim, std::hash::RandomState>;
 
-/// Remembered results at most; past this the memory starts again empty.
-const MAX_OPS: usize = 1 << 20;
+static OPS: LazyLock<Mutex<Ops>> = LazyLock::new(|| Mutex::new(Ops::default()));
+
+/// Remembered results at most; past this the memory starts again empty. The memo holds its
+/// forms alive: it is what a process keeps beyond its own values.
+const MAX_OPS: usize = 1 << 12;
 
 /// The arithmetic of integers on the fast path, the sums' otherwise.
 macro_rules! arith {
@@ -300,8 +305,8 @@ macro_rules! arith {
 
             /// Exact; invalid past the representable range (see [`SymDim`]).
             fn $method(self, rhs: SymDim) -> SymDim {
-                if let (Repr::Int(a), Repr::Int(b)) = (self.0, rhs.0) {
-                    if let Some(v) = a.$int(b) {
+                if let (Repr::Int(a), Repr::Int(b)) = (&self.0, &rhs.0) {
+                    if let Some(v) = a.$int(*b) {
                         return SymDim(Repr::Int(v));
                     }
                 }
@@ -314,6 +319,43 @@ macro_rules! arith {
 arith!(Add, add, checked_add, 0, |a: &Poly, b: &Poly| a.add(b));
 arith!(Sub, sub, checked_sub, 1, |a: &Poly, b: &Poly| a.sub(b));
 arith!(Mul, mul, checked_mul, 2, |a: &Poly, b: &Poly| a.mul(b));
+
+/// The operators with either operand by reference (`&a * &b`), as on owned dims.
+macro_rules! by_reference {
+    ($trait:ident, $method:ident) => {
+        impl std::ops::$trait<&SymDim> for SymDim {
+            type Output = SymDim;
+
+            /// As on owned dims.
+            fn $method(self, rhs: &SymDim) -> SymDim {
+                std::ops::$trait::$method(self, rhs.clone())
+            }
+        }
+
+        impl std::ops::$trait<SymDim> for &SymDim {
+            type Output = SymDim;
+
+            /// As on owned dims.
+            fn $method(self, rhs: SymDim) -> SymDim {
+                std::ops::$trait::$method(self.clone(), rhs)
+            }
+        }
+
+        impl std::ops::$trait<&SymDim> for &SymDim {
+            type Output = SymDim;
+
+            /// As on owned dims.
+            fn $method(self, rhs: &SymDim) -> SymDim {
+                std::ops::$trait::$method(self.clone(), rhs.clone())
+            }
+        }
+    };
+}
+
+by_reference!(Add, add);
+by_reference!(Sub, sub);
+by_reference!(Mul, mul);
+by_reference!(Div, div);
 
 impl std::ops::Neg for SymDim {
     type Output = SymDim;
@@ -339,11 +381,11 @@ impl std::ops::Div for SymDim {
     /// ```
     /// use ndarray_reshape::SymDim;
     /// let n = SymDim::sym("N");
-    /// assert_eq!(SymDim::from(8) * n / SymDim::from(8), n);
+    /// assert_eq!(SymDim::from(8) * &n / SymDim::from(8), n);
     /// assert_eq!((SymDim::from(3) * n / SymDim::from(2)).to_string(), "3*N/2");
     /// ```
     fn div(self, rhs: SymDim) -> SymDim {
-        match (self.poly(), rhs.poly()) {
+        match (poly_of(&self.0), poly_of(&rhs.0)) {
             (Some(a), Some(b)) => algebra::quotient(&a, &b),
             _ => SymDim::INVALID,
         }

@@ -83,7 +83,7 @@ impl ShapeValue {
                     format!("index {i} is out of range for length {n}"),
                 ));
             }
-            out.push(self.entries[at as usize]);
+            out.push(self.entries[at as usize].clone());
         }
         Ok(ShapeValue {
             scalar: indices.scalar,
@@ -135,13 +135,13 @@ impl ShapeValue {
         if step > 0 {
             let (mut i, e) = (s.clamp(0, n), e.clamp(0, n));
             while i < e {
-                out.push(self.entries[i as usize]);
+                out.push(self.entries[i as usize].clone());
                 i += step as i128;
             }
         } else if n > 0 {
             let (mut i, e) = (s.clamp(0, n - 1), e.clamp(-1, n - 1));
             while i > e {
-                out.push(self.entries[i as usize]);
+                out.push(self.entries[i as usize].clone());
                 i += step as i128;
             }
         }
@@ -167,7 +167,7 @@ impl ShapeValue {
     /// ```
     pub fn concat(values: &[ShapeValue]) -> Result<ShapeValue, ReshapeError> {
         same_rank(values, "concat", false)?;
-        let entries = values.iter().flat_map(|v| v.entries.iter().copied());
+        let entries = values.iter().flat_map(|v| v.entries.iter().cloned());
         let mut v = ShapeValue::vector(entries.collect());
         let all: Vec<&ShapeValue> = values.iter().collect();
         v.conditions = joined(&all);

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::eval::{atom_at_least_one, bounds, value, NoValue};
-use super::expr::{gcd, Poly, Rat};
+use super::expr::{gcd, Mono, Poly, Rat};
 use super::SymDim;
 use crate::dims::LIMIT;
 use crate::small::Small;
@@ -38,7 +38,7 @@ enum Kind {
 /// assert_eq!(s.conditions()[0].holds(&[("N", 5)]), Some(false));
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Condition {
     kind: Kind,
     lhs: SymDim,
@@ -59,7 +59,7 @@ impl Condition {
     /// `a == b`, written with the positive terms of their difference on the left and the
     /// negative ones on the right, divided by their common factor.
     pub(crate) fn equal(a: SymDim, b: SymDim) -> Condition {
-        let (lhs, rhs) = match (a - b).poly() {
+        let (lhs, rhs) = match (a.clone() - b.clone()).poly() {
             Some(d) => balanced(&d),
             None => (a, b),
         };
@@ -106,13 +106,13 @@ impl Condition {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn holds(&self, bindings: &[(&str, usize)]) -> Option<bool> {
-        let (l, r) = (value(self.lhs, bindings), value(self.rhs, bindings));
+        let (l, r) = (value(&self.lhs, bindings), value(&self.rhs, bindings));
         match self.kind {
             Kind::AtMost => match (l, r) {
                 (Ok(l), Ok(r)) => Some(l <= r),
                 // Past i128 with a side that is never negative: past any bound of i128.
-                (Err(NoValue::Overflow), Ok(_)) if non_negative(self.lhs) => Some(false),
-                (Ok(_), Err(NoValue::Overflow)) if non_negative(self.rhs) => Some(true),
+                (Err(NoValue::Overflow), Ok(_)) if non_negative(self.lhs.clone()) => Some(false),
+                (Ok(_), Err(NoValue::Overflow)) if non_negative(self.rhs.clone()) => Some(true),
                 _ => None,
             },
             Kind::Equals => Some(l.ok()? == r.ok()?),
@@ -129,13 +129,13 @@ impl Condition {
 }
 
 fn non_negative(d: SymDim) -> bool {
-    bounds(d).lo.is_some_and(|l| l >= Rat::ZERO)
+    bounds(&d).lo.is_some_and(|l| l >= Rat::ZERO)
 }
 
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            Kind::Divides => write!(f, "{} % {} == 0", paren(self.lhs), paren(self.rhs)),
+            Kind::Divides => write!(f, "{} % {} == 0", paren(self.lhs.clone()), paren(self.rhs.clone())),
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
             Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
             Kind::NonZero => write!(f, "{} != 0", self.lhs),
@@ -159,14 +159,14 @@ fn sides(q: SymDim) -> (SymDim, SymDim) {
         return (q, SymDim::from(1));
     };
     let mut den: i128 = 1;
-    let mut neg: Vec<(u32, i32)> = Vec::new();
+    let mut neg: Mono = Vec::new();
     for (m, c) in &p.terms {
         let g = gcd(den as u128, c.den as u128) as i128;
         den = (den / g).saturating_mul(c.den);
-        for &(id, e) in m.iter().filter(|f| f.1 < 0) {
-            match neg.iter_mut().find(|f| f.0 == id) {
+        for (id, e) in m.iter().filter(|f| f.1 < 0) {
+            match neg.iter_mut().find(|f| f.0 == *id) {
                 Some(f) => f.1 = f.1.max(-e),
-                None => neg.push((id, -e)),
+                None => neg.push((id.clone(), -e)),
             }
         }
     }
@@ -175,7 +175,7 @@ fn sides(q: SymDim) -> (SymDim, SymDim) {
         terms: vec![(neg, Rat::int(den))],
     };
     let down = SymDim::of_poly(Some(down));
-    (q * down, down)
+    (q * down.clone(), down)
 }
 
 /// `d == 0` written as the positive terms against the negated negative ones, divided by the
@@ -190,23 +190,26 @@ fn balanced(d: &Poly) -> (SymDim, SymDim) {
         false => 1,
     };
     // A factor of every term that is never 0 (a symbol) divides out.
-    let common: Vec<(u32, i32)> = d.terms.first().map_or(Vec::new(), |(m0, _)| {
+    let common: Mono = d.terms.first().map_or(Vec::new(), |(m0, _)| {
         m0.iter()
-            .filter_map(|&(id, _)| {
+            .filter_map(|(id, _)| {
                 let e = d
                     .terms
                     .iter()
-                    .map(|(m, _)| m.iter().find(|f| f.0 == id).map_or(0, |f| f.1))
+                    .map(|(m, _)| m.iter().find(|f| f.0 == *id).map_or(0, |f| f.1))
                     .min()?;
-                (e > 0 && atom_at_least_one(id)).then_some((id, e))
+                (e > 0 && atom_at_least_one(id)).then(|| (id.clone(), e))
             })
             .collect()
     });
     let (mut up, mut down) = (Vec::new(), Vec::new());
     for (m, c) in &d.terms {
-        let m: Vec<(u32, i32)> = m
+        let m: Mono = m
             .iter()
-            .map(|&(id, e)| (id, e - common.iter().find(|f| f.0 == id).map_or(0, |f| f.1)))
+            .map(|(id, e)| {
+                let k = common.iter().find(|f| f.0 == *id).map_or(0, |f| f.1);
+                (id.clone(), e - k)
+            })
             .filter(|f| f.1 != 0)
             .collect();
         let m = &m;
@@ -225,7 +228,7 @@ fn balanced(d: &Poly) -> (SymDim, SymDim) {
 /// Whether `d` is 0 for no value of the symbols: its bounds exclude 0, or its constant is not
 /// a multiple of the common divisor of its other coefficients (each term an integer).
 pub(crate) fn never_zero(d: SymDim) -> bool {
-    if bounds(d).excludes_zero() {
+    if bounds(&d).excludes_zero() {
         return true;
     }
     let Some(p) = d.poly() else {
@@ -251,7 +254,7 @@ pub(crate) fn never_zero(d: SymDim) -> bool {
 /// use ndarray_reshape::{SymDim, Mx, ShapeSpec};
 ///
 /// let (b, t) = (SymDim::sym("B"), SymDim::sym("T"));
-/// let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, SymDim::from(512)])?;
+/// let s = Mx::new([-3, 0]).infer_symbolic(&[b.clone(), t.clone(), SymDim::from(512)])?;
 /// assert_eq!(s.dims(), &[b * t, SymDim::from(512)]);
 /// assert!(s.conditions().is_empty());
 /// assert_eq!(s.eval(&[("B", 2), ("T", 7)]), Some(vec![14, 512]));
@@ -304,7 +307,7 @@ impl SymShape {
         all_hold(&self.conditions, bindings)?;
         let dims: Option<Vec<usize>> = self.dims.iter().map(|d| d.eval(bindings)).collect();
         let dims = dims?;
-        crate::dims::checked_size(dims.iter().copied())?;
+        crate::dims::checked_size(dims.iter().cloned())?;
         Some(dims)
     }
 }
@@ -358,7 +361,7 @@ pub(crate) fn equals(a: SymDim, b: SymDim) -> Exact {
         // One canonical form: no difference to build.
         return Exact::Always;
     }
-    let d = a - b;
+    let d = a.clone() - b.clone();
     if !d.is_valid() {
         return Exact::Never;
     }

@@ -204,12 +204,12 @@ impl ShapeValue {
         // A tensor's non-zero dims multiply to at most isize::MAX.
         if dims
             .iter()
-            .all(|&d| d.known().is_some() || super::at_least_one(d))
+            .all(|d| d.known().is_some() || super::at_least_one(d))
         {
             let size = dims
                 .iter()
                 .filter(|d| !d.is_zero())
-                .fold(SymDim::from(1), |p, &d| p * d);
+                .fold(SymDim::from(1), |p, d| p * d.clone());
             if size.is_symbolic() {
                 v.sizes.push(size);
             }
@@ -271,9 +271,9 @@ impl ShapeValue {
     pub(super) fn check_range(&mut self) {
         let (lo, hi) = self.ty.range();
         for i in 0..self.entries.len() {
-            let e = self.entries[i];
+            let e = &self.entries[i];
             if e.is_symbolic() {
-                within(e, lo, hi, &self.sizes, &mut self.conditions);
+                within(e.clone(), lo, hi, &self.sizes, &mut self.conditions);
             }
         }
     }
@@ -364,7 +364,7 @@ impl ShapeValue {
 pub(super) fn joined(values: &[&ShapeValue]) -> Vec<Condition> {
     let mut out = Vec::new();
     for c in values.iter().flat_map(|v| v.conditions.iter()) {
-        add(&mut out, *c);
+        add(&mut out, c.clone());
     }
     out
 }
@@ -374,7 +374,7 @@ pub(super) fn sizes(values: &[&ShapeValue]) -> Vec<SymDim> {
     let mut out: Vec<SymDim> = Vec::new();
     for s in values.iter().flat_map(|v| v.sizes.iter()) {
         if !out.contains(s) {
-            out.push(*s);
+            out.push(s.clone());
         }
     }
     out
@@ -389,10 +389,10 @@ pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
 /// Adds to `conds` the conditions `lo <= e` and `e <= hi` that `sizes` (each at most
 /// `isize::MAX`) do not give.
 pub(super) fn within(e: SymDim, lo: i128, hi: i128, sizes: &[SymDim], conds: &mut Vec<Condition>) {
-    if !upper(e, sizes).is_some_and(|u| u <= Rat::int(hi)) {
-        add(conds, Condition::at_most(e, SymDim::int(hi as i64)));
+    if !upper(&e, sizes).is_some_and(|u| u <= Rat::int(hi)) {
+        add(conds, Condition::at_most(e.clone(), SymDim::int(hi as i64)));
     }
-    if !lower(e, sizes).is_some_and(|l| l >= Rat::int(lo)) {
+    if !lower(&e, sizes).is_some_and(|l| l >= Rat::int(lo)) {
         add(conds, Condition::at_most(SymDim::int(lo as i64), e));
     }
 }
@@ -467,7 +467,7 @@ impl From<SymDim> for ShapeValue {
     fn from(d: SymDim) -> Self {
         let mut v = ShapeValue {
             scalar: true,
-            entries: vec![d],
+            entries: vec![d.clone()],
             conditions: Vec::new(),
             sizes: Vec::new(),
             ty: Ty::LITERAL,

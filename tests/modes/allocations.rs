@@ -167,18 +167,18 @@ fn symbolic_inference_allocates_only_small_forms() -> R {
         SymDim::sym("N"),
     );
     let k = SymDim::from;
-    let input = [b, t, h, k(64), n, k(1), k(2), k(3)];
+    let input = [b.clone(), t.clone(), h.clone(), k(64), n.clone(), k(1), k(2), k(3)];
     let (count, s) = allocations(|| Onnx::new([0, 0, 0, 0, -1]).infer_symbolic(&input));
     assert_eq!(count.1, 0);
-    assert_eq!(s?.dims()[4], k(6) * n);
+    assert_eq!(s?.dims()[4], k(6) * n.clone());
     let (count, s) = allocations(|| Mx::new([-3, -3, -1]).infer_symbolic(&input));
     assert_eq!(count.1, 0);
-    assert_eq!(s?.dims(), &[b * t, k(64) * h, k(6) * n]);
+    assert_eq!(s?.dims(), &[b * t.clone(), k(64) * h, k(6) * n.clone()]);
     // A condition (3*N % 2 == 0) and a division.
-    let (count, s) = allocations(|| Paddle::new([2, -1]).infer_symbolic(&[n, k(3)]));
+    let (count, s) = allocations(|| Paddle::new([2, -1]).infer_symbolic(&[n.clone(), k(3)]));
     assert_eq!(count.1, 0);
     assert_eq!(s?.conditions().len(), 1);
-    let (count, s) = allocations(|| Npx::new([-6, 2, -1, -2]).infer_symbolic(&[n, t]));
+    let (count, s) = allocations(|| Npx::new([-6, 2, -1, -2]).infer_symbolic(&[n.clone(), t.clone()]));
     assert_eq!(count.1, 0);
     assert_eq!(s?.dims(), &[k(2), n / k(2), t]);
     Ok(())

@@ -237,7 +237,7 @@ fn monomial(vals: &[usize], syms: &[(String, Vec<usize>)]) -> Option<SymDim> {
         for (i, &x) in e.iter().enumerate() {
             let s = SymDim::sym(&syms[i].0);
             for _ in 0..x.unsigned_abs() {
-                d = if x > 0 { d * s } else { d / s };
+                d = if x > 0 { d * s.clone() } else { d / s.clone() };
             }
         }
         let all = (0..vals.len()).all(|k| {

@@ -188,7 +188,7 @@ fn where_reference_systems_guess() -> Result<(), ndarray_reshape::ReshapeError> 
         "{text}"
     );
     // MXNet's 0 copies the dim at the read position, after -3 merged two.
-    let s = Mx::new([-3, 0]).infer_symbolic(&[b, t, k(512)])?;
+    let s = Mx::new([-3, 0]).infer_symbolic(&[b.clone(), t.clone(), k(512)])?;
     assert_eq!(s.dims(), &[b * t, k(512)]);
     // Conditions, printable as asserts.
     let s = Onnx::new([2, -1]).infer_symbolic(&[n(), k(3)])?;
@@ -283,17 +283,17 @@ fn limits_are_errors() {
     let s = Mx::new([-1]).infer_symbolic(&syms).unwrap();
     assert_eq!(s.to_string(), "[A*B*C*D*E]");
     // A sum of more than 64 terms, or a power past 127, is past the range.
-    let sum = syms.iter().fold(k(1), |p, &d| p + d);
-    let err = Mx::new([-1]).infer_symbolic(&[sum, sum, sum, sum]);
+    let sum = syms.iter().fold(k(1), |p, d| p + d.clone());
+    let err = Mx::new([-1]).infer_symbolic(&[sum.clone(), sum.clone(), sum.clone(), sum]);
     assert_eq!(err.unwrap_err().category(), "symbol_limit");
-    let mut power = syms[0];
+    let mut power = syms[0].clone();
     for _ in 0..7 {
-        power = power * power;
+        power = power.clone() * power;
     }
     assert!(!power.is_valid());
     assert_eq!(
         Mx::new([-1])
-            .infer_symbolic(&[power])
+            .infer_symbolic(&[power.clone()])
             .unwrap_err()
             .category(),
         "symbol_limit"
@@ -301,7 +301,7 @@ fn limits_are_errors() {
     // An input past isize::MAX for every value of its symbols: no array has it.
     let big = k(1 << 40);
     let err = Onnx::new([-1])
-        .infer_symbolic(&[big, big, n()])
+        .infer_symbolic(&[big.clone(), big, n()])
         .unwrap_err();
     assert_eq!(err.category(), "overflow");
     // Four symbols are fine.
@@ -339,7 +339,7 @@ fn through_references_and_typed_specs() {
 #[test]
 fn display_of_quotients_and_shapes() {
     let m = SymDim::sym("M");
-    assert_eq!((n() / m).to_string(), "N/M");
+    assert_eq!((n() / m.clone()).to_string(), "N/M");
     assert_eq!((k(3) / (n() * m)).to_string(), "3/(M*N)");
     assert_eq!((k(3) * n() / k(2)).to_string(), "3*N/2");
     assert_eq!(format!("{:?}", k(3) * n()), "3*N");
@@ -370,13 +370,13 @@ fn conditions_with_symbols_on_the_dividing_side() {
     // 12 == 4*N, and 12 == 4*M*N: a symbol (or two) on the side that divides.
     let s = Onnx::new([3, 4]).infer_symbolic(&[n(), k(4)]).unwrap();
     assert_eq!(s.conditions()[0].to_string(), "N == 3");
-    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), m, k(4)]).unwrap();
+    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), m.clone(), k(4)]).unwrap();
     assert_eq!(s.conditions()[0].to_string(), "M*N == 3");
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 1)]), Some(true));
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 3)]), Some(false));
     assert_eq!((k(1) / n()).to_string(), "1/N");
     // 4*N == N*M and 4*N == N*M*L: the symbols left over are on the dividing side.
-    let s = Onnx::new([0, 4]).infer_symbolic(&[n(), m]).unwrap();
+    let s = Onnx::new([0, 4]).infer_symbolic(&[n(), m.clone()]).unwrap();
     assert_eq!(s.conditions()[0].to_string(), "M == 4");
     let l = SymDim::sym("L");
     let s = Onnx::new([0, 4]).infer_symbolic(&[n(), m, l]).unwrap();

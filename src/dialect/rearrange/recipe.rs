@@ -182,15 +182,15 @@ impl Recipe {
                 if self.lens[id].is_none() {
                     infer = Some(k);
                 }
-                group.push(lens[id]);
+                group.push(lens[id].clone());
             }
-            E::finish(&mut group, infer, input[i], conds).map_err(|f| Fail {
+            E::finish(&mut group, infer, input[i].clone(), conds).map_err(|f| Fail {
                 position: Some(i),
                 detail: format!("input dim {i} ({}) as {text}: {}", input[i], f.detail),
                 ..f
             })?;
             for (k, &id) in ids.iter().enumerate() {
-                lens[id] = group[k];
+                lens[id] = group[k].clone();
             }
         }
         Ok(lens)
@@ -206,11 +206,11 @@ impl Recipe {
         let lens = self.lengths(input, &mut conds)?;
         dims.clear();
         let mut size = E::size(input, &mut conds)?;
-        for &len in &lens[self.from_input..] {
-            size = size.merge(len);
+        for len in &lens[self.from_input..] {
+            size = size.merge(len.clone());
         }
         for ids in &self.right {
-            dims.push(ids.iter().fold(E::lit(1), |p, &id| p.merge(lens[id])));
+            dims.push(ids.iter().fold(E::lit(1), |p, &id| p.merge(lens[id].clone())));
         }
         E::finish(dims, None, size, &mut conds)?;
         Ok(conds)
