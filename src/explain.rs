@@ -541,7 +541,12 @@ mod tests {
         let got: Vec<GroupKind> = e.groups().iter().map(|g| g.kind).collect();
         assert_eq!(got, [Keep, Remove, Keep]);
         // A zero dim makes one group of everything.
-        assert_eq!(explain(&[b.clone(), k(0)], &[k(0), b], Order::C).groups().len(), 1);
+        assert_eq!(
+            explain(&[b.clone(), k(0)], &[k(0), b], Order::C)
+                .groups()
+                .len(),
+            1
+        );
         assert_eq!(
             explain(&[k(0), k(3)], &[k(0), k(3)], Order::C)
                 .groups()

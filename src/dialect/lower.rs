@@ -276,7 +276,9 @@ mod tests {
     fn symbolic_lowering_cases() {
         let (n, k) = (SymDim::sym("N"), SymDim::from);
         // Paddle's 0 on a zero-size input is a literal zero: allowzero.
-        let o = Paddle::new([0, 0]).to_onnx_symbolic(&[n.clone(), k(0)]).unwrap();
+        let o = Paddle::new([0, 0])
+            .to_onnx_symbolic(&[n.clone(), k(0)])
+            .unwrap();
         assert_eq!(o, Onnx::new([0, 0]).allowzero(true));
         // Zeros that copy zero input dims beside a symbolic copy: no allowzero.
         let o = Mx::new([0, 0, 0])
@@ -291,7 +293,10 @@ mod tests {
         let like = crate::Like::new([3, 0]).lhs(Some(0), Some(1));
         assert!(like.to_onnx_symbolic(&[k(0), n.clone()]).is_err());
         let like = crate::Like::new([0]).lhs(Some(1), Some(2));
-        assert_eq!(like.infer_symbolic(&[n.clone(), k(0)]).unwrap().dims(), &[n.clone(), k(0)]);
+        assert_eq!(
+            like.infer_symbolic(&[n.clone(), k(0)]).unwrap().dims(),
+            &[n.clone(), k(0)]
+        );
         let like = crate::Like::new([0, 1]).lhs(Some(1), Some(2));
         assert!(like.to_onnx_symbolic(&[n.clone(), k(0)]).is_ok());
         let err = Np::new([-1, 4], Order::F)
@@ -300,7 +305,10 @@ mod tests {
         assert_eq!(err.category(), "onnx_inexpressible");
         // F order moves elements when the input alone has two dims above 1 (a flatten), or
         // the output alone (a split); with one on each side it reads as C order does.
-        for (input, spec) in [([n.clone(), k(3)], vec![-1]), ([k(1), n.clone() * k(3)], vec![3, -1])] {
+        for (input, spec) in [
+            ([n.clone(), k(3)], vec![-1]),
+            ([k(1), n.clone() * k(3)], vec![3, -1]),
+        ] {
             let err = Np::new(spec, Order::F)
                 .to_onnx_symbolic(&input)
                 .unwrap_err();

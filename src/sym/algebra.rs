@@ -57,7 +57,13 @@ fn check_division(name: &str, a: SymDim, b: SymDim) -> Result<(Poly, Poly), Resh
         ));
     };
     if q.is_zero() {
-        return Err(fail(Rule::DivisionByZero, name, a.clone(), b, format!("{a} / 0")));
+        return Err(fail(
+            Rule::DivisionByZero,
+            name,
+            a.clone(),
+            b,
+            format!("{a} / 0"),
+        ));
     }
     Ok((p, q))
 }
@@ -477,7 +483,10 @@ mod tests {
         assert_eq!(q.eval(&[("T", 7)]), None);
         let sum = n.clone() + k(1);
         assert_eq!((k(2) * n.clone() + k(2)) / sum.clone(), k(2));
-        assert_eq!(((n.clone() * n.clone() + n.clone()) / sum).eval(&[("N", 4)]), Some(4));
+        assert_eq!(
+            ((n.clone() * n.clone() + n.clone()) / sum).eval(&[("N", 4)]),
+            Some(4)
+        );
         assert!(!(n.clone() / k(0)).is_valid());
         assert!(n.floor_div(&SymDim::INVALID).is_err());
         assert_eq!(SymDim::INVALID.to_string(), "<invalid>");

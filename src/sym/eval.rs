@@ -2,7 +2,7 @@
 //! its bounds over every value of the symbols (each from 1 to `isize::MAX`), by interval
 //! arithmetic on the canonical form.
 
-use super::expr::{AtomRef, Atom, Mono, Poly, Rat};
+use super::expr::{Atom, AtomRef, Mono, Poly, Rat};
 use super::{Repr, SymDim};
 use crate::dims::LIMIT;
 
@@ -71,12 +71,10 @@ impl Evaluator<'_> {
         let int = |v: i128| Ok(Rat::int(v));
         let flag = |b: bool| Ok(Rat::int(b as i128));
         match a {
-            Atom::Sym(name) => {
-                match self.bindings.iter().find(|(s, _)| *s == &**name) {
-                    Some(&(_, v)) if v > 0 => int(v as i128),
-                    _ => Err(NoValue::Undefined),
-                }
-            }
+            Atom::Sym(name) => match self.bindings.iter().find(|(s, _)| *s == &**name) {
+                Some(&(_, v)) if v > 0 => int(v as i128),
+                _ => Err(NoValue::Undefined),
+            },
             Atom::FloorDiv(x, y) | Atom::Mod(x, y) => {
                 let (x, y) = (self.int(x)?, self.int(y)?);
                 if y == 0 {

@@ -5,7 +5,7 @@
 //! more is freed.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
@@ -246,14 +246,29 @@ impl<T> std::fmt::Debug for Handle<T> {
     }
 }
 
-/// A multiply-rotate hash for the tables of the forms' own serial numbers (the memo of
-/// results), and the interning tables' first choice (see [`Table`]).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Quick(u64);
+/// A keyed folded-multiply hash (each word mixed by a 64x64 to 128-bit product of it and the
+/// process's random key, folded in half): cheap for the tables' small keys, and, unlike a
+/// plain multiply-rotate, not invertible step by step, so that a caller who does not know the
+/// key cannot solve for colliding forms. The interning tables also bound their chains
+/// ([`CHAIN`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Keyed(u64);
 
-impl std::hash::Hasher for Quick {
+/// The process's hash key, drawn once from the standard library's random source.
+static KEY: LazyLock<[u64; 2]> = LazyLock::new(|| {
+    let s = RandomState::new();
+    [s.hash_one(0u64) | 1, s.hash_one(1u64)]
+});
+
+#[inline]
+fn fold(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+impl Hasher for Keyed {
     fn finish(&self) -> u64 {
-        self.0
+        fold(self.0, KEY[0]).rotate_left(23)
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -262,10 +277,12 @@ impl std::hash::Hasher for Quick {
             b[..chunk.len()].copy_from_slice(chunk);
             self.write_u64(u64::from_le_bytes(b));
         }
+        self.write_u64(bytes.len() as u64);
     }
 
+    #[inline]
     fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        self.0 = fold(self.0 ^ v, KEY[0]).wrapping_add(KEY[1]);
     }
 
     fn write_u8(&mut self, v: u8) {
@@ -284,6 +301,15 @@ impl std::hash::Hasher for Quick {
         self.write_u64(v as u64);
     }
 
+    fn write_u128(&mut self, v: u128) {
+        self.write_u64(v as u64);
+        self.write_u64((v >> 64) as u64);
+    }
+
+    fn write_i128(&mut self, v: i128) {
+        self.write_u128(v as u128);
+    }
+
     fn write_usize(&mut self, v: usize) {
         self.write_u64(v as u64);
     }
@@ -293,25 +319,67 @@ impl std::hash::Hasher for Quick {
     }
 }
 
-impl std::hash::BuildHasher for Quick {
-    type Hasher = Quick;
+/// Builds [`Keyed`] hashers.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct KeyedBuild;
 
-    fn build_hasher(&self) -> Quick {
-        Quick(0)
+impl BuildHasher for KeyedBuild {
+    type Hasher = Keyed;
+
+    fn build_hasher(&self) -> Keyed {
+        Keyed(KEY[1])
     }
 }
 
-/// Live forms sharing one hash in a table past this: the hash is being steered (the quick
-/// hash can be inverted step by step), and the table changes to a keyed one.
+/// A hasher for keys that are already hashes (the tables' buckets).
+#[derive(Default, Clone, Copy)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct PrehashedBuild;
+
+impl BuildHasher for PrehashedBuild {
+    type Hasher = Prehashed;
+
+    fn build_hasher(&self) -> Prehashed {
+        Prehashed(0)
+    }
+}
+
+/// Forms each table keeps alive after their values are gone (see [`Table::recent`]).
+const RECENT: usize = 4096;
+
+/// Live forms sharing one hash in a table past this: the hash is being steered, and the table
+/// changes to SipHash (keyed anew) for the rest of the process.
 const CHAIN: usize = 8;
 
 /// The interned forms of one kind: each content once while any handle on it lives. Entries
 /// are weak, so a form is freed with its last handle; the dead entries are swept once they
 /// outnumber the live ones, which keeps the table within twice the live forms. A bucket holds
-/// the forms of one hash; the quick hash is used until a bucket passes [`CHAIN`] live forms,
-/// and a keyed SipHash (the process's random key) from then on.
+/// the forms of one hash: the keyed folded multiply ([`Keyed`]) until a bucket passes
+/// [`CHAIN`] live forms, SipHash from then on.
 struct Table<T> {
-    buckets: HashMap<u64, Vec<Weak<Node<T>>>, RandomState>,
+    buckets: HashMap<u64, Vec<Weak<Node<T>>>, PrehashedBuild>,
+    /// The forms interned last, kept alive: the next inference (the next model) meets the
+    /// same forms again, with their bounds already known (BENCHMARKS.md, "What does symbolic
+    /// inference cost?").
+    recent: VecDeque<Arc<Node<T>>>,
     entries: usize,
     /// Entries after the last sweep: the next one comes at twice as many.
     swept: usize,
@@ -322,6 +390,7 @@ impl<T: Hash + Eq> Table<T> {
     fn new() -> Self {
         Table {
             buckets: HashMap::default(),
+            recent: VecDeque::with_capacity(RECENT),
             entries: 0,
             swept: 0,
             keyed: None,
@@ -331,7 +400,7 @@ impl<T: Hash + Eq> Table<T> {
     fn hash(&self, v: &T) -> u64 {
         match &self.keyed {
             Some(k) => k.hash_one(v),
-            None => Quick(0).hash_one(v),
+            None => KeyedBuild.hash_one(v),
         }
     }
 
@@ -356,6 +425,10 @@ impl<T: Hash + Eq> Table<T> {
         bucket.retain(|w| w.strong_count() > 0);
         bucket.push(Arc::downgrade(&node));
         self.entries += 1;
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::clone(&node));
         if live >= CHAIN && self.keyed.is_none() {
             self.keyed = Some(RandomState::new());
             self.rehash();

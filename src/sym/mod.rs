@@ -25,7 +25,7 @@ pub use shape::{Condition, SymShape};
 pub use value::ShapeValue;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::{LazyLock, Mutex};
 
 use crate::dims::LIMIT;
@@ -262,18 +262,22 @@ impl SymDim {
     /// cost?").
     fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
         let key = (op, self.0, rhs.0);
-        if let Some(d) = OPS.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return d.clone();
+        let slot = (expr::KeyedBuild.hash_one(&key) as usize) & (MEMO - 1);
+        if let Some((k, d)) = &OPS.lock().unwrap_or_else(|e| e.into_inner())[slot] {
+            if *k == key {
+                return d.clone();
+            }
         }
         let d = match (poly_of(&key.1), poly_of(&key.2)) {
             (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
             _ => SymDim::INVALID,
         };
-        let mut ops = OPS.lock().unwrap_or_else(|e| e.into_inner());
-        if ops.len() >= MAX_OPS {
-            ops.clear();
-        }
-        ops.insert(key, d.clone());
+        let old = std::mem::replace(
+            &mut OPS.lock().unwrap_or_else(|e| e.into_inner())[slot],
+            Some((key, d.clone())),
+        );
+        // Dropped outside the lock: a form freed here frees its parts.
+        drop(old);
         d
     }
 }
@@ -287,15 +291,16 @@ fn poly_of(r: &Repr) -> Option<Cow<'_, Poly>> {
     }
 }
 
-/// The results of [`SymDim::combine`] by (operation, left, right), keyed by the process's
-/// random key (an operand may be any integer a caller passes).
-type Ops = HashMap<(u8, Repr, Repr), SymDim, std::hash::RandomState>;
+/// A result of [`SymDim::combine`]: (operation, left, right) and the result.
+type Memo = Option<((u8, Repr, Repr), SymDim)>;
 
-static OPS: LazyLock<Mutex<Ops>> = LazyLock::new(|| Mutex::new(Ops::default()));
+/// The results of [`SymDim::combine`], direct-mapped by the keyed hash of (operation, left,
+/// right): a lookup is one slot whatever the operands, and a collision only overwrites. The
+/// memo keeps its forms alive: it is what a process holds beyond its own values.
+static OPS: LazyLock<Mutex<Vec<Memo>>> = LazyLock::new(|| Mutex::new(vec![None; MEMO]));
 
-/// Remembered results at most; past this the memory starts again empty. The memo holds its
-/// forms alive: it is what a process keeps beyond its own values.
-const MAX_OPS: usize = 1 << 12;
+/// Slots of the memo (a power of two).
+const MEMO: usize = 1 << 16;
 
 /// The arithmetic of integers on the fast path, the sums' otherwise.
 macro_rules! arith {

@@ -135,7 +135,12 @@ fn non_negative(d: SymDim) -> bool {
 impl fmt::Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.kind {
-            Kind::Divides => write!(f, "{} % {} == 0", paren(self.lhs.clone()), paren(self.rhs.clone())),
+            Kind::Divides => write!(
+                f,
+                "{} % {} == 0",
+                paren(self.lhs.clone()),
+                paren(self.rhs.clone())
+            ),
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
             Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
             Kind::NonZero => write!(f, "{} != 0", self.lhs),

@@ -167,7 +167,16 @@ fn symbolic_inference_allocates_only_small_forms() -> R {
         SymDim::sym("N"),
     );
     let k = SymDim::from;
-    let input = [b.clone(), t.clone(), h.clone(), k(64), n.clone(), k(1), k(2), k(3)];
+    let input = [
+        b.clone(),
+        t.clone(),
+        h.clone(),
+        k(64),
+        n.clone(),
+        k(1),
+        k(2),
+        k(3),
+    ];
     let (count, s) = allocations(|| Onnx::new([0, 0, 0, 0, -1]).infer_symbolic(&input));
     assert_eq!(count.1, 0);
     assert_eq!(s?.dims()[4], k(6) * n.clone());
@@ -178,7 +187,8 @@ fn symbolic_inference_allocates_only_small_forms() -> R {
     let (count, s) = allocations(|| Paddle::new([2, -1]).infer_symbolic(&[n.clone(), k(3)]));
     assert_eq!(count.1, 0);
     assert_eq!(s?.conditions().len(), 1);
-    let (count, s) = allocations(|| Npx::new([-6, 2, -1, -2]).infer_symbolic(&[n.clone(), t.clone()]));
+    let (count, s) =
+        allocations(|| Npx::new([-6, 2, -1, -2]).infer_symbolic(&[n.clone(), t.clone()]));
     assert_eq!(count.1, 0);
     assert_eq!(s?.dims(), &[k(2), n / k(2), t]);
     Ok(())

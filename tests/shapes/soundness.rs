@@ -95,12 +95,7 @@ fn sums_and_products_that_wrap_to_an_exact_result_are_that_result() -> R {
     let big = ShapeValue::from(vec![1i64 << 62, 4, 0]);
     assert_eq!(big.reduce_prod()?, ShapeValue::scalar(0));
     let sum = ShapeValue::from(vec![i64::MAX, 1, -1]);
-    let r = ShapeValue::onnx_op(
-        "ReduceSum",
-        &[sum],
-        &[("keepdims", OpAttr::from(0))],
-        17,
-    )?;
+    let r = ShapeValue::onnx_op("ReduceSum", &[sum], &[("keepdims", OpAttr::from(0))], 17)?;
     assert_eq!(r, ShapeValue::scalar(i64::MAX));
     let parts: Vec<ShapeValue> = [i64::MAX, 1, -1]
         .iter()

@@ -370,7 +370,9 @@ fn conditions_with_symbols_on_the_dividing_side() {
     // 12 == 4*N, and 12 == 4*M*N: a symbol (or two) on the side that divides.
     let s = Onnx::new([3, 4]).infer_symbolic(&[n(), k(4)]).unwrap();
     assert_eq!(s.conditions()[0].to_string(), "N == 3");
-    let s = Onnx::new([3, 4]).infer_symbolic(&[n(), m.clone(), k(4)]).unwrap();
+    let s = Onnx::new([3, 4])
+        .infer_symbolic(&[n(), m.clone(), k(4)])
+        .unwrap();
     assert_eq!(s.conditions()[0].to_string(), "M*N == 3");
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 1)]), Some(true));
     assert_eq!(s.conditions()[0].holds(&[("N", 3), ("M", 3)]), Some(false));

@@ -210,7 +210,10 @@ impl Recipe {
             size = size.merge(len.clone());
         }
         for ids in &self.right {
-            dims.push(ids.iter().fold(E::lit(1), |p, &id| p.merge(lens[id].clone())));
+            dims.push(
+                ids.iter()
+                    .fold(E::lit(1), |p, &id| p.merge(lens[id].clone())),
+            );
         }
         E::finish(dims, None, size, &mut conds)?;
         Ok(conds)
