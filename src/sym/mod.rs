@@ -272,10 +272,7 @@ impl SymDim {
             (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
             _ => SymDim::INVALID,
         };
-        let old = std::mem::replace(
-            &mut OPS.lock().unwrap_or_else(|e| e.into_inner())[slot],
-            Some((key, d.clone())),
-        );
+        let old = OPS.lock().unwrap_or_else(|e| e.into_inner())[slot].replace((key, d.clone()));
         // Dropped outside the lock: a form freed here frees its parts.
         drop(old);
         d
