@@ -114,6 +114,9 @@ impl Ord for Rat {
     /// Exact, with no product that could overflow: compare the floors, then the reciprocals of
     /// the fractional parts (a continued fraction).
     fn cmp(&self, o: &Rat) -> Ordering {
+        if self.den == 1 && o.den == 1 {
+            return self.num.cmp(&o.num);
+        }
         let (qa, ra) = (self.num.div_euclid(self.den), self.num.rem_euclid(self.den));
         let (qb, rb) = (o.num.div_euclid(o.den), o.num.rem_euclid(o.den));
         if qa != qb {
@@ -205,6 +208,11 @@ impl<T> Handle<T> {
 
     pub(crate) fn node(&self) -> &Node<T> {
         &self.0
+    }
+
+    /// The form's serial number: its canonical order, never reused.
+    pub(crate) fn serial(&self) -> u64 {
+        self.0.id
     }
 }
 
@@ -375,7 +383,7 @@ const CHAIN: usize = 8;
 /// the forms of one hash: the keyed folded multiply ([`Keyed`]) until a bucket passes
 /// [`CHAIN`] live forms, SipHash from then on.
 struct Table<T> {
-    buckets: HashMap<u64, Vec<Weak<Node<T>>>, PrehashedBuild>,
+    buckets: HashMap<u64, Bucket<T>, PrehashedBuild>,
     /// The forms interned last, kept alive: the next inference (the next model) meets the
     /// same forms again, with their bounds already known (BENCHMARKS.md, "What does symbolic
     /// inference cost?").
@@ -384,6 +392,33 @@ struct Table<T> {
     /// Entries after the last sweep: the next one comes at twice as many.
     swept: usize,
     keyed: Option<RandomState>,
+}
+
+/// The forms of one hash: nearly always one.
+enum Bucket<T> {
+    One(Weak<Node<T>>),
+    Many(Vec<Weak<Node<T>>>),
+}
+
+impl<T> Bucket<T> {
+    fn entries(&self) -> &[Weak<Node<T>>] {
+        match self {
+            Bucket::One(w) => std::slice::from_ref(w),
+            Bucket::Many(v) => v,
+        }
+    }
+
+    /// Adds `w`, dropping the dead entries.
+    fn push(&mut self, w: Weak<Node<T>>) {
+        match self {
+            Bucket::One(old) if old.strong_count() == 0 => *old = w,
+            Bucket::One(old) => *self = Bucket::Many(vec![old.clone(), w]),
+            Bucket::Many(v) => {
+                v.retain(|w| w.strong_count() > 0);
+                v.push(w);
+            }
+        }
+    }
 }
 
 impl<T: Hash + Eq> Table<T> {
@@ -407,14 +442,15 @@ impl<T: Hash + Eq> Table<T> {
     /// The handle on `v`, interning it.
     fn intern(&mut self, v: T) -> Handle<T> {
         let h = self.hash(&v);
-        let bucket = self.buckets.entry(h).or_default();
         let mut live = 0;
-        for w in bucket.iter() {
-            if let Some(n) = w.upgrade() {
-                if n.value == v {
-                    return Handle(n);
+        if let Some(bucket) = self.buckets.get(&h) {
+            for w in bucket.entries() {
+                if let Some(n) = w.upgrade() {
+                    if n.value == v {
+                        return Handle(n);
+                    }
+                    live += 1;
                 }
-                live += 1;
             }
         }
         let node = Arc::new(Node {
@@ -422,8 +458,7 @@ impl<T: Hash + Eq> Table<T> {
             value: v,
             bounds: OnceLock::new(),
         });
-        bucket.retain(|w| w.strong_count() > 0);
-        bucket.push(Arc::downgrade(&node));
+        self.file(h, Arc::downgrade(&node));
         self.entries += 1;
         if self.recent.len() == RECENT {
             self.recent.pop_front();
@@ -438,15 +473,26 @@ impl<T: Hash + Eq> Table<T> {
         Handle(node)
     }
 
+    fn file(&mut self, h: u64, w: Weak<Node<T>>) {
+        match self.buckets.get_mut(&h) {
+            Some(b) => b.push(w),
+            None => {
+                self.buckets.insert(h, Bucket::One(w));
+            }
+        }
+    }
+
     /// Drops the dead entries and files the live ones by the table's hash.
     fn rehash(&mut self) {
         let old = std::mem::take(&mut self.buckets);
         let mut entries = 0;
-        for w in old.into_values().flatten() {
-            if let Some(n) = w.upgrade() {
-                let h = self.hash(&n.value);
-                self.buckets.entry(h).or_default().push(w);
-                entries += 1;
+        for b in old.into_values() {
+            for w in b.entries() {
+                if let Some(n) = w.upgrade() {
+                    let h = self.hash(&n.value);
+                    self.file(h, w.clone());
+                    entries += 1;
+                }
             }
         }
         self.entries = entries;
@@ -456,7 +502,7 @@ impl<T: Hash + Eq> Table<T> {
     fn live(&self) -> usize {
         self.buckets
             .values()
-            .flatten()
+            .flat_map(Bucket::entries)
             .filter(|w| w.strong_count() > 0)
             .count()
     }

@@ -261,14 +261,14 @@ impl SymDim {
     /// a lookup costs less than building a sum (BENCHMARKS.md, "What does symbolic inference
     /// cost?").
     fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
-        let key = (op, self.0, rhs.0);
-        let slot = (expr::KeyedBuild.hash_one(&key) as usize) & (MEMO - 1);
+        let key = (op, self.0.key(), rhs.0.key());
+        let slot = (expr::KeyedBuild.hash_one(key) as usize) & (MEMO - 1);
         if let Some((k, d)) = &OPS.lock().unwrap_or_else(|e| e.into_inner())[slot] {
             if *k == key {
                 return d.clone();
             }
         }
-        let d = match (poly_of(&key.1), poly_of(&key.2)) {
+        let d = match (poly_of(&self.0), poly_of(&rhs.0)) {
             (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
             _ => SymDim::INVALID,
         };
@@ -288,12 +288,32 @@ fn poly_of(r: &Repr) -> Option<Cow<'_, Poly>> {
     }
 }
 
+/// An operand of a remembered result: an integer, or a form by its serial number (never
+/// reused, so an entry whose operand was freed is never met again; the memo does not keep
+/// operands alive).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Int(i64),
+    Form(u64),
+    Invalid,
+}
+
+impl Repr {
+    fn key(&self) -> Key {
+        match self {
+            Repr::Int(v) => Key::Int(*v),
+            Repr::Expr(f) => Key::Form(f.serial()),
+            Repr::Invalid => Key::Invalid,
+        }
+    }
+}
+
 /// A result of [`SymDim::combine`]: (operation, left, right) and the result.
-type Memo = Option<((u8, Repr, Repr), SymDim)>;
+type Memo = Option<((u8, Key, Key), SymDim)>;
 
 /// The results of [`SymDim::combine`], direct-mapped by the keyed hash of (operation, left,
 /// right): a lookup is one slot whatever the operands, and a collision only overwrites. The
-/// memo keeps its forms alive: it is what a process holds beyond its own values.
+/// results it holds are what a process keeps beyond its own values.
 static OPS: LazyLock<Mutex<Vec<Memo>>> = LazyLock::new(|| Mutex::new(vec![None; MEMO]));
 
 /// Slots of the memo (a power of two).
