@@ -41,6 +41,9 @@ pub enum Origin {
     /// No reshape spec: a strided view of a plain slice ([`StridedSlice`](crate::StridedSlice)),
     /// named by its strides, offset and slice length, its axis as the position.
     Strided,
+    /// No reshape spec: symbols bound to a concrete shape ([`SymDim::bind`](crate::SymDim::bind))
+    /// or assumptions applied ([`Assumptions`](crate::Assumptions)).
+    Symbols,
 }
 
 impl Origin {
@@ -62,6 +65,7 @@ impl Origin {
             Origin::ShapeOp => "shape op",
             Origin::Ndarray => "ndarray",
             Origin::Strided => "strided slice",
+            Origin::Symbols => "symbols",
         }
     }
 }
@@ -393,6 +397,14 @@ rules! {
     /// A strided view of a slice that reaches an index outside it
     /// ([`StridedSlice::new`](crate::StridedSlice::new)); the position is the axis.
     ViewOutOfBounds => "view_out_of_bounds",
+    /// Symbolic dims bound to a concrete shape ([`SymDim::bind`](crate::SymDim::bind)): a dim
+    /// whose value differs from its size, one that solves its symbol to no size, one no dim
+    /// solves, or another rank; the position is the dim.
+    BindMismatch => "bind_mismatch",
+    /// A condition of a symbolic result that holds for no value the caller's
+    /// [`Assumptions`](crate::Assumptions) allow, or that fails under a binding
+    /// ([`SymShape::bind`](crate::SymShape::bind)); the position is the condition.
+    Unsatisfiable => "unsatisfiable",
 }
 
 impl fmt::Display for ReshapeError {

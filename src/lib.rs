@@ -367,7 +367,7 @@ pub use dims::Order;
 pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, UnitMoves};
 pub use ext::{IntoDim, ReshapeExt};
-pub use sym::{Condition, OpAttr, ShapeValue, SymDim, SymShape};
+pub use sym::{Assumptions, Binding, Condition, OpAttr, ShapeValue, SymDim, SymShape, Unify};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling

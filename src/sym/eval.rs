@@ -218,9 +218,9 @@ impl End {
 }
 
 impl Bounds {
-    const ANY: Bounds = Bounds { lo: None, hi: None };
+    pub(crate) const ANY: Bounds = Bounds { lo: None, hi: None };
 
-    fn point(r: Rat) -> Bounds {
+    pub(crate) fn point(r: Rat) -> Bounds {
         Bounds {
             lo: Some(r),
             hi: Some(r),
@@ -302,19 +302,32 @@ fn max_end(a: Option<Rat>, b: Option<Rat>, unbounded_wins: bool) -> Option<Rat> 
     }
 }
 
-/// Bounds by interval arithmetic; each interned form keeps its own once computed.
-struct Bounder;
+/// The range of each symbol the caller knows (name to bounds); `None` for a symbol it does
+/// not name (a size: 1 to `isize::MAX`).
+pub(crate) type Ranges<'a> = &'a dyn Fn(&str) -> Option<Bounds>;
 
-impl Bounder {
-    fn dim(&mut self, d: &SymDim) -> Bounds {
+/// Bounds by interval arithmetic. With the symbols' default ranges (`env` none), each
+/// interned form keeps its own once computed.
+#[derive(Clone, Copy)]
+struct Bounder<'e> {
+    env: Option<Ranges<'e>>,
+}
+
+const DEFAULT: Bounder<'static> = Bounder { env: None };
+
+impl Bounder<'_> {
+    fn dim(&self, d: &SymDim) -> Bounds {
         match &d.0 {
             Repr::Int(v) => Bounds::point(Rat::int(*v as i128)),
-            Repr::Expr(f) => *f.node().bounds.get_or_init(|| self.poly(f.get())),
+            Repr::Expr(f) if self.env.is_none() => {
+                *f.node().bounds.get_or_init(|| self.poly(f.get()))
+            }
+            Repr::Expr(f) => self.poly(f.get()),
             Repr::Invalid => Bounds::ANY,
         }
     }
 
-    fn poly(&mut self, p: &Poly) -> Bounds {
+    fn poly(&self, p: &Poly) -> Bounds {
         p.terms
             .iter()
             .fold(Bounds::point(Rat::ZERO), |sum, (m, c)| {
@@ -322,23 +335,26 @@ impl Bounder {
             })
     }
 
-    fn mono(&mut self, m: &Mono) -> Bounds {
+    fn mono(&self, m: &Mono) -> Bounds {
         m.iter().fold(Bounds::point(Rat::ONE), |t, (id, e)| {
             t.mul(self.atom(id).pow(*e))
         })
     }
 
-    fn atom(&mut self, id: &AtomRef) -> Bounds {
-        *id.node().bounds.get_or_init(|| self.atom_bounds(id.get()))
+    fn atom(&self, id: &AtomRef) -> Bounds {
+        match self.env {
+            None => *id.node().bounds.get_or_init(|| self.atom_bounds(id.get())),
+            Some(_) => self.atom_bounds(id.get()),
+        }
     }
 
-    fn atom_bounds(&mut self, a: &Atom) -> Bounds {
+    fn atom_bounds(&self, a: &Atom) -> Bounds {
         let zero = Rat::ZERO;
         match a {
-            Atom::Sym(_) => Bounds {
+            Atom::Sym(name) => self.env.and_then(|env| env(name)).unwrap_or(Bounds {
                 lo: Some(Rat::ONE),
                 hi: Some(Rat::int(LIMIT as i128)),
-            },
+            }),
             Atom::FloorDiv(x, y) => {
                 let (bx, by) = (self.dim(x), self.dim(y));
                 match y.constant() {
@@ -412,7 +428,12 @@ impl Bounder {
 
 /// The bounds of `d` over every value of its symbols.
 pub(crate) fn bounds(d: &SymDim) -> Bounds {
-    Bounder.dim(d)
+    DEFAULT.dim(d)
+}
+
+/// The bounds of `d` where the symbols range as `env` says.
+pub(crate) fn bounds_in(d: &SymDim, env: Ranges<'_>) -> Bounds {
+    Bounder { env: Some(env) }.dim(d)
 }
 
 /// Whether `d >= 1` for every value of the symbols.
@@ -430,7 +451,7 @@ fn size_term(d: &SymDim) -> Option<(Mono, Rat)> {
 
 /// Upper bounds where each of the known sizes is at most `isize::MAX`.
 struct Upper {
-    b: Bounder,
+    b: Bounder<'static>,
     sizes: Vec<(Mono, Rat)>,
 }
 
@@ -513,7 +534,7 @@ pub(crate) fn upper(d: &SymDim, sizes: &[SymDim]) -> Option<Rat> {
         Repr::Invalid => return None,
     };
     let mut u = Upper {
-        b: Bounder,
+        b: DEFAULT,
         sizes: sizes.iter().filter_map(size_term).collect(),
     };
     u.poly(p, 3)
@@ -526,7 +547,7 @@ pub(crate) fn lower(d: &SymDim, sizes: &[SymDim]) -> Option<Rat> {
 
 /// Whether the atom `id` is at least 1 for every value of the symbols.
 pub(crate) fn atom_at_least_one(id: &AtomRef) -> bool {
-    Bounder.atom(id).lo.is_some_and(|l| l >= Rat::ONE)
+    DEFAULT.atom(id).lo.is_some_and(|l| l >= Rat::ONE)
 }
 
 /// Whether `d` is past `isize::MAX` for every value of the symbols (no array has that size).

@@ -6,7 +6,9 @@
 
 mod algebra;
 mod arith;
+mod assume;
 mod attr;
+mod bind;
 mod call;
 mod display;
 mod eval;
@@ -15,10 +17,13 @@ mod logic;
 mod onnx_ops;
 mod ops;
 mod paddle_ops;
+mod rewrite;
 mod shape;
 mod value;
 
+pub use assume::{Assumptions, Unify};
 pub use attr::OpAttr;
+pub use bind::Binding;
 pub(crate) use eval::{at_least_one, past_limit};
 pub(crate) use shape::{equals, integer, Exact};
 pub use shape::{Condition, SymShape};

@@ -11,7 +11,7 @@ use crate::small::Small;
 
 /// What a [`Condition`] asks of its two sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-enum Kind {
+pub(crate) enum Kind {
     /// `lhs % rhs == 0`.
     #[default]
     Divides,
@@ -92,6 +92,11 @@ impl Condition {
     /// (ndarray's bound, which a zero dim does not lift).
     pub(crate) fn within_limit(product: SymDim) -> Condition {
         Condition::at_most(product, SymDim::from(LIMIT))
+    }
+
+    /// What it asks, and of which sides.
+    pub(crate) fn parts(&self) -> (Kind, &SymDim, &SymDim) {
+        (self.kind, &self.lhs, &self.rhs)
     }
 
     /// Whether the condition holds under `bindings`; `None` when a symbol is unbound (or bound

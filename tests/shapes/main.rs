@@ -3,6 +3,7 @@
 //! computed shapes of real exported models against the runtimes' values (`shapegraphs`). One
 //! test binary, a module per concern.
 
+mod assumptions;
 mod shape_values;
 mod shapegraphs;
 mod soundness;

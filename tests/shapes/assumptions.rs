@@ -1,0 +1,247 @@
+//! What a caller knows of its symbols (`Assumptions`) decides conditions and comparisons, and a
+//! symbolic shape meets a concrete one (`bind`): the symbols solved, or the dim that disagrees.
+
+use std::cmp::Ordering;
+
+use ndarray_reshape::{
+    Assumptions, Onnx, Paddle, ReshapeError, ShapeSpec, ShapeValue, SymDim, Unify,
+};
+
+type R = Result<(), ReshapeError>;
+
+fn s(name: &str) -> SymDim {
+    SymDim::sym(name)
+}
+
+fn k(v: usize) -> SymDim {
+    SymDim::from(v)
+}
+
+#[test]
+fn facts_decide_conditions() -> R {
+    // A -1 that is exact only for some T; the caller knows T % 8 == 0.
+    let out = Onnx::new([-1, 4]).infer_symbolic(&[s("T"), k(6)])?;
+    assert_eq!(out.conditions()[0].to_string(), "3*T % 2 == 0");
+    let eights = Assumptions::new().multiple_of("T", 8);
+    assert!(eights.apply(&out)?.conditions().is_empty());
+    assert_eq!(eights.apply(&out)?.dims(), out.dims());
+    // Multiples combine: 6 and 4 make 12.
+    let twelve = Assumptions::new().multiple_of("T", 6).multiple_of("T", 4);
+    assert_eq!(twelve.to_string(), "T % 12 == 0");
+    // Bounds: T <= 4096 keeps a product inside int64.
+    let v = ShapeValue::from(k(1 << 40) * s("T"));
+    assert_eq!(v.conditions().len(), 1);
+    let bounded = Assumptions::new().at_most("T", 4096).apply_value(&v)?;
+    assert!(bounded.conditions().is_empty());
+    assert_eq!(bounded.entries(), v.entries());
+    // A condition that no allowed value meets is an error naming it.
+    let e = Assumptions::new()
+        .at_least("T", 1 << 24)
+        .apply_value(&v)
+        .unwrap_err();
+    assert_eq!(e.category(), "unsatisfiable");
+    assert_eq!(e.context().position(), Some(0));
+    assert!(e.to_string().contains("T >= 16777216"), "{e}");
+    // Conditions the facts do not decide stay.
+    let some = Assumptions::new().at_most("T", 100).apply(&out)?;
+    assert_eq!(some.conditions(), out.conditions());
+    Ok(())
+}
+
+#[test]
+fn facts_decide_comparisons_in_dims() -> R {
+    let (b, t) = (s("B"), s("T"));
+    // TorchScript's min(T, 512) with T <= 512 is T; Where(T < 16, 16, T) with T >= 16 is T.
+    let clipped = t.min(&k(512));
+    let facts = Assumptions::new().at_most("T", 512).at_least("T", 16);
+    let out = Paddle::new(ShapeValue::shape_of(&[b.clone(), clipped]))
+        .infer_symbolic(&[b.clone(), t.clone()])?;
+    assert_eq!(out.to_string(), "[B, min(512, T)] if T == min(512, T)");
+    let decided = facts.apply(&out)?;
+    assert_eq!(decided.to_string(), "[B, T]");
+    let guarded = t.less(&k(16)).select(&k(16), &t);
+    assert_eq!(
+        facts.compare(&guarded, &t),
+        Some(Ordering::Equal),
+        "{guarded}"
+    );
+    assert_eq!(facts.compare(&b, &t), None);
+    assert_eq!(facts.compare(&t, &k(600)), Some(Ordering::Less));
+    assert_eq!(
+        Assumptions::new().compare(&(k(2) * t.clone()), &t),
+        Some(Ordering::Greater)
+    );
+    Ok(())
+}
+
+#[test]
+fn dims_unify() {
+    let (batch, t) = (s("batch"), s("T"));
+    // tract's question: is Sym(batch) Val(1)?
+    let u = batch.unify(&k(1));
+    assert_eq!(u.conditions()[0].to_string(), "batch == 1");
+    assert_eq!(
+        Assumptions::new().at_least("batch", 2).unify(&batch, &k(1)),
+        Unify::Never
+    );
+    assert_eq!(
+        Assumptions::new().at_most("batch", 1).unify(&batch, &k(1)),
+        Unify::Equal
+    );
+    assert_eq!(t.unify(&(k(2) * t.clone())), Unify::Never); // T == 2*T needs T = 0
+    assert_eq!(
+        (k(4) * t.clone()).floor_div(&k(4)).map(|q| q.unify(&t)),
+        Ok(Unify::Equal)
+    );
+    let shapes = Assumptions::new().unify_shapes(&[batch.clone(), k(3)], &[k(2), k(3)]);
+    assert_eq!(shapes.conditions().len(), 1);
+    assert_eq!(
+        Assumptions::new().unify_shapes(std::slice::from_ref(&batch), &[batch.clone(), k(1)]),
+        Unify::Never
+    );
+}
+
+#[test]
+fn shapes_bind_to_concrete_ones() -> R {
+    let (b, t) = (s("B"), s("T"));
+    // [B, 3*T] against [2, 12]: B = 2, T = 4.
+    let found = SymDim::bind(&[b.clone(), k(3) * t.clone()], &[2, 12])?;
+    assert_eq!(found.pairs(), vec![("B", 2), ("T", 4)]);
+    // Symbols solved from later dims check the earlier ones: B*T first, then T, then B.
+    let found = SymDim::bind(
+        &[b.clone() * t.clone(), t.clone() + k(1), b.clone()],
+        &[12, 5, 3],
+    )?;
+    assert_eq!(found.to_string(), "T = 4, B = 3");
+    // Each failure names its dim.
+    let cases: [(&[SymDim], &[usize], usize); 4] = [
+        (&[b.clone(), k(3) * t.clone()], &[2, 10], 1), // 3*T is never 10
+        (&[b.clone(), b.clone()], &[2, 3], 1),         // B is 2, not 3
+        (&[k(7), b.clone()], &[6, 1], 0),              // 7, not 6
+        (&[b.clone() * t.clone()], &[6], 0),           // B*T: no dim fixes either
+    ];
+    for (dims, shape, at) in cases {
+        let e = SymDim::bind(dims, shape).unwrap_err();
+        assert_eq!(e.category(), "bind_mismatch", "{e}");
+        assert_eq!(e.context().position(), Some(at), "{e}");
+        assert_eq!(e.context().input(), shape);
+    }
+    assert_eq!(
+        SymDim::bind(std::slice::from_ref(&b), &[1, 2])
+            .unwrap_err()
+            .category(),
+        "bind_mismatch"
+    );
+    assert_eq!(
+        SymDim::bind(std::slice::from_ref(&b), &[0])
+            .unwrap_err()
+            .category(),
+        "bind_mismatch"
+    );
+    // A symbolic shape binds and then checks its conditions.
+    let out = Onnx::new([0, -1, 2]).infer_symbolic(&[b.clone(), t.clone(), k(3)])?;
+    assert_eq!(out.to_string(), "[B, 3*T/2, 2] if 3*T % 2 == 0");
+    let found = out.bind(&[5, 6, 2])?;
+    assert_eq!(found.pairs(), vec![("B", 5), ("T", 4)]);
+    assert_eq!(out.eval(&found.pairs()), Some(vec![5, 6, 2]));
+    Ok(())
+}
+
+/// Facts on `B` and `T` drawn from `r`, and every value they allow when there are few.
+fn facts(r: &mut impl FnMut(u64) -> u64) -> (Assumptions, Vec<[usize; 2]>) {
+    let mut a = Assumptions::new();
+    let mut ranges = Vec::new();
+    for name in ["B", "T"] {
+        let lo = 1 + r(6) as usize;
+        let hi = lo + r(40) as usize;
+        let m = [1, 1, 2, 3, 4, 8][r(6) as usize];
+        a = a.at_least(name, lo).at_most(name, hi).multiple_of(name, m);
+        ranges.push((lo..=hi).filter(|v| v % m == 0).collect::<Vec<usize>>());
+    }
+    let all = ranges[0]
+        .iter()
+        .flat_map(|&x| ranges[1].iter().map(move |&y| [x, y]))
+        .collect();
+    (a, all)
+}
+
+/// Random conditions of inferred shapes and shape values, decided under random facts: a
+/// condition said to hold holds for every allowed value, one said to fail fails for every one.
+#[test]
+fn decisions_are_sound() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut r = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n.max(1)
+    };
+    let (mut decided, mut refuted, mut total) = (0, 0, 0);
+    for _ in 0..600 {
+        let (b, t) = (s("B"), s("T"));
+        let dims = [b.clone(), t.clone(), k(1 + r(12) as usize)];
+        let spec = [
+            -1,
+            [1, 2, 3, 4, 6, 8][r(6) as usize],
+            [1, 2, 5][r(3) as usize],
+        ];
+        let mut conditions = Vec::new();
+        if let Ok(out) = Onnx::new(spec).infer_symbolic(&dims) {
+            conditions.extend(out.conditions().iter().cloned());
+        }
+        let d = [
+            b.clone() * t.clone(),
+            b.min(&(k(3) * t.clone())),
+            t.floor_div(&k(3)).unwrap(),
+        ][r(3) as usize]
+            .clone();
+        let c = k(r(30) as usize);
+        // Bounds of int64 that small sizes decide either way: big*d <= i64::MAX.
+        let big = k(i64::MAX as usize / (1 + r(60) as usize));
+        for v in [
+            Ok(ShapeValue::from(big * d.clone())),
+            ShapeValue::from(d.clone()).sub(&ShapeValue::from(c.clone())),
+            ShapeValue::from(d.clone()).equal(&ShapeValue::scalar(r(20) as i64)),
+            ShapeValue::from(d.clone()).floor_mod(&ShapeValue::from(t.clone() - k(3))),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            conditions.extend(v.conditions().iter().cloned());
+        }
+        conditions.push(
+            ndarray_reshape::Assumptions::new()
+                .unify(&d, &c)
+                .conditions()
+                .first()
+                .cloned()
+                .unwrap_or_else(|| {
+                    Onnx::new([2, -1])
+                        .infer_symbolic(&[b.clone(), k(3)])
+                        .unwrap()
+                        .conditions()[0]
+                        .clone()
+                }),
+        );
+        let (facts, allowed) = facts(&mut r);
+        for cond in &conditions {
+            total += 1;
+            let Some(verdict) = facts.holds(cond) else {
+                continue;
+            };
+            decided += 1;
+            refuted += usize::from(!verdict);
+            for v in &allowed {
+                let bind = [("B", v[0]), ("T", v[1])];
+                if let Some(h) = cond.holds(&bind) {
+                    assert_eq!(h, verdict, "{cond} under {facts} at {bind:?}");
+                }
+            }
+        }
+    }
+    assert!(decided * 4 > total, "only {decided} of {total} decided");
+    assert!(
+        refuted * 20 > decided,
+        "only {refuted} of {decided} decided false"
+    );
+}
