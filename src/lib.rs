@@ -346,6 +346,7 @@ mod error;
 mod explain;
 mod ext;
 pub mod fluid;
+mod graph;
 mod infer;
 pub mod layout;
 mod small;
@@ -367,7 +368,8 @@ pub use dims::Order;
 pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, UnitMoves};
 pub use ext::{IntoDim, ReshapeExt};
-pub use sym::{Assumptions, Binding, Condition, OpAttr, ShapeValue, SymDim, SymShape, Unify};
+pub use graph::{OpAttr, ShapeValue};
+pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape
 /// tensor entry, a `reshape_like` right-hand side or an array's storage may be. Code calling

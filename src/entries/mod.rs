@@ -9,9 +9,10 @@ use std::fmt;
 use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
 use crate::error::{Fail, Rule};
+use crate::graph::ShapeValue;
 use crate::infer::Extent;
 use crate::small::Small;
-use crate::sym::{Condition, ShapeValue, SymDim};
+use crate::sym::{Condition, SymDim};
 
 /// An integer type spec values can be given in (`i8` to `i64`, `isize`, `u8` to `u64`, `usize`,
 /// and Paddle's [`ShapeItem`]). Values are converted with `TryFrom`: a value that does not fit

@@ -8,7 +8,7 @@ use super::eval::{bounds_in, Bounds};
 use super::expr::Rat;
 use super::rewrite::{substitute, Rewrite};
 use super::shape::{equals, integer, never_zero, Exact, Kind};
-use super::{Condition, ShapeValue, SymDim, SymShape};
+use super::{Condition, SymDim, SymShape};
 use crate::dims::LIMIT;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
@@ -402,29 +402,8 @@ impl Assumptions {
         })
     }
 
-    /// [`apply`](Self::apply) for a shape value.
-    ///
-    /// # Errors
-    ///
-    /// As for [`apply`](Self::apply).
-    ///
-    /// ```
-    /// use ndarray_reshape::{Assumptions, ShapeValue, SymDim};
-    /// let v = ShapeValue::from(SymDim::from(64) * SymDim::sym("B")); // bounded by int64
-    /// assert_eq!(v.conditions().len(), 1);
-    /// let small = Assumptions::new().at_most("B", 1 << 20).apply_value(&v)?;
-    /// assert!(small.conditions().is_empty());
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    pub fn apply_value(&self, value: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        let mut v = value.clone();
-        v.conditions = self.kept(value.conditions())?;
-        v.entries = value.entries().iter().map(|d| self.simplified(d)).collect();
-        Ok(v)
-    }
-
     /// The conditions the facts do not imply; an error for one they contradict.
-    fn kept(&self, conditions: &[Condition]) -> Result<Vec<Condition>, ReshapeError> {
+    pub(crate) fn kept(&self, conditions: &[Condition]) -> Result<Vec<Condition>, ReshapeError> {
         let mut kept = Vec::new();
         for (i, c) in conditions.iter().enumerate() {
             match self.holds(c) {
@@ -444,7 +423,7 @@ impl Assumptions {
     }
 
     /// `d` with what the facts decide in it decided, each multiple written back.
-    fn simplified(&self, d: &SymDim) -> SymDim {
+    pub(crate) fn simplified(&self, d: &SymDim) -> SymDim {
         if !d.is_symbolic() || self.facts.is_empty() {
             return d.clone();
         }

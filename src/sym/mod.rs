@@ -5,36 +5,27 @@
 //! these (`infer/extent.rs`). [`ShapeValue`] in `value` is what a shape subgraph computes.
 
 mod algebra;
-mod arith;
 mod assume;
-mod attr;
 mod bind;
-mod call;
 mod display;
 mod eval;
 mod expr;
-mod logic;
-mod onnx_ops;
-mod ops;
-mod paddle_ops;
 mod rewrite;
 mod shape;
-mod value;
 
 pub use assume::{Assumptions, Unify};
-pub use attr::OpAttr;
 pub use bind::Binding;
-pub(crate) use eval::{at_least_one, past_limit};
-pub(crate) use shape::{equals, integer, Exact};
+pub(crate) use eval::{at_least_one, bounds, lower, past_limit, upper};
+pub(crate) use expr::Rat;
+pub(crate) use shape::{all_hold, equals, integer, never_zero, Exact};
 pub use shape::{Condition, SymShape};
-pub use value::ShapeValue;
 
 use std::borrow::Cow;
 use std::hash::BuildHasher;
 use std::sync::{LazyLock, Mutex};
 
 use crate::dims::LIMIT;
-use expr::{Atom, Form, Poly, Rat};
+use expr::{Atom, Form, Poly};
 
 /// A dimension size for shape inference: an integer expression over named symbols. Symbols
 /// stand for sizes of at least 1 (and at most `isize::MAX`). Expressions are what reshapes and

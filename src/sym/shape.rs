@@ -323,7 +323,7 @@ impl SymShape {
 }
 
 /// `Some` when every condition holds under `bindings`: where an evaluation may go on.
-pub(super) fn all_hold(conditions: &[Condition], bindings: &[(&str, usize)]) -> Option<()> {
+pub(crate) fn all_hold(conditions: &[Condition], bindings: &[(&str, usize)]) -> Option<()> {
     conditions
         .iter()
         .all(|c| c.holds(bindings) == Some(true))

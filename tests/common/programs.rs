@@ -781,8 +781,7 @@ pub fn check(prog: &Program) -> Result<usize, String> {
                         None => {
                             // A condition that fails, or that cannot be decided here (its
                             // sides past i128 on the way): the value claims nothing.
-                            let fails =
-                                v.conditions().iter().any(|c| c.holds(&bind) != Some(true));
+                            let fails = v.conditions().iter().any(|c| c.holds(&bind) != Some(true));
                             let graph_off = r.as_ref().map_or(true, |w| w.failed || w.wrapped);
                             if !fails && !graph_off {
                                 return Err(format!("step {k} {step:?}: {v} does not evaluate under {bind:?}, yet no condition fails and the graph computes {r:?}"));

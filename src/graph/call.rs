@@ -6,8 +6,9 @@ use std::fmt;
 
 use super::arith::Ring;
 use super::attr::OpAttr;
-use super::{ShapeValue, SymDim};
+use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::sym::SymDim;
 
 /// A binary element-wise operation of an operator table.
 pub(super) type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;

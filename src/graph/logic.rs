@@ -5,8 +5,9 @@
 
 use super::ops::Op;
 use super::value::{joined, joined_ty, sizes};
-use super::{ShapeValue, SymDim};
+use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
+use crate::sym::SymDim;
 
 /// `1` where `d` is non-zero, else `0`: how the logic operators read an entry.
 fn truthy(d: SymDim) -> SymDim {

@@ -4,13 +4,14 @@
 //! error); a symbolic result carries the conditions that keep it within `i64` where the known
 //! sizes do not.
 
-use super::eval::bounds;
-use super::expr::Rat;
 use super::ops::{List, Op};
-use super::shape::never_zero;
 use super::value::{add, joined, joined_ty, sizes, within, Ty};
-use super::{Condition, ShapeValue, SymDim};
+use super::ShapeValue;
 use crate::error::{Fail, ReshapeError, Rule};
+use crate::sym::bounds;
+use crate::sym::never_zero;
+use crate::sym::Rat;
+use crate::sym::{Condition, SymDim};
 
 impl ShapeValue {
     /// ONNX `Add` (Paddle `add`): entry by entry, with broadcasting (a 0-D value or a single

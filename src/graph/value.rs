@@ -3,9 +3,10 @@
 
 use std::fmt;
 
-use super::eval::{lower, upper};
-use super::expr::Rat;
-use super::{Condition, SymDim};
+use crate::error::ReshapeError;
+use crate::sym::Rat;
+use crate::sym::{lower, upper};
+use crate::sym::{Assumptions, Condition, SymDim};
 use std::hash::{Hash, Hasher};
 
 /// The value a shape subgraph computes: a 0-D or 1-D integer tensor whose entries are integers
@@ -204,7 +205,7 @@ impl ShapeValue {
         // A tensor's non-zero dims multiply to at most isize::MAX.
         if dims
             .iter()
-            .all(|d| d.known().is_some() || super::at_least_one(d))
+            .all(|d| d.known().is_some() || crate::sym::at_least_one(d))
         {
             let size = dims
                 .iter()
@@ -350,13 +351,36 @@ impl ShapeValue {
     /// assert_eq!(v.eval(&[]), None);
     /// ```
     pub fn eval(&self, bindings: &[(&str, usize)]) -> Option<Vec<i64>> {
-        super::shape::all_hold(&self.conditions, bindings)?;
+        crate::sym::all_hold(&self.conditions, bindings)?;
         self.entries.iter().map(|d| d.eval_int(bindings)).collect()
     }
 
     /// The entries and the conditions, for conversion into a spec.
     pub(crate) fn parts(&self) -> (bool, &[SymDim], &[Condition]) {
         (self.scalar, &self.entries, &self.conditions)
+    }
+}
+
+impl Assumptions {
+    /// [`apply`](Self::apply) for a shape value.
+    ///
+    /// # Errors
+    ///
+    /// As for [`apply`](Self::apply).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Assumptions, ShapeValue, SymDim};
+    /// let v = ShapeValue::from(SymDim::from(64) * SymDim::sym("B")); // bounded by int64
+    /// assert_eq!(v.conditions().len(), 1);
+    /// let small = Assumptions::new().at_most("B", 1 << 20).apply_value(&v)?;
+    /// assert!(small.conditions().is_empty());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn apply_value(&self, value: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
+        let mut v = value.clone();
+        v.conditions = self.kept(value.conditions())?;
+        v.entries = value.entries().iter().map(|d| self.simplified(d)).collect();
+        Ok(v)
     }
 }
 

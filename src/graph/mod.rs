@@ -1,0 +1,17 @@
+//! Shape graphs: [`ShapeValue`], the value a shape subgraph of an exported model computes (in
+//! `value`), its structural operations (`ops`), arithmetic (`arith`), comparisons and logic
+//! (`logic`), and the ONNX and Paddle operator tables that apply them by name (`onnx_ops`,
+//! `paddle_ops`, read through one call's signature in `call`). Built on the `SymDim` algebra of
+//! `sym`.
+
+mod arith;
+mod attr;
+mod call;
+mod logic;
+mod onnx_ops;
+mod ops;
+mod paddle_ops;
+mod value;
+
+pub use attr::OpAttr;
+pub use value::ShapeValue;
