@@ -13,6 +13,60 @@ use crate::sym::SymDim;
 /// A binary element-wise operation of an operator table.
 pub(super) type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;
 
+/// No upper bound on the inputs of a [`Row`].
+pub(super) const MANY: usize = usize::MAX;
+
+/// One operator of a table, its signature declared once: the names it answers to, the opsets
+/// it holds for (ONNX), the inputs and attributes it takes, and what it computes. A call is
+/// checked against the signature before it runs.
+pub(super) struct Row {
+    names: &'static [&'static str],
+    /// The first and last opset the row holds for.
+    opsets: (i64, i64),
+    /// The fewest and most inputs.
+    inputs: (usize, usize),
+    /// The attributes it takes, each at most once (ONNX: any other is an error); `None` when
+    /// the operator reads its own, or the framework's programs carry more than the table reads
+    /// (Paddle).
+    attrs: Option<&'static [&'static str]>,
+    run: fn(&Call<'_>) -> R<ShapeValue>,
+}
+
+impl Row {
+    pub(super) const fn new(
+        names: &'static [&'static str],
+        inputs: (usize, usize),
+        attrs: &'static [&'static str],
+        run: fn(&Call<'_>) -> R<ShapeValue>,
+    ) -> Row {
+        Row {
+            names,
+            opsets: (1, i64::MAX),
+            inputs,
+            attrs: Some(attrs),
+            run,
+        }
+    }
+
+    /// The row holds from opset `v` on.
+    pub(super) const fn from(mut self, v: i64) -> Row {
+        self.opsets.0 = v;
+        self
+    }
+
+    /// The row holds up to opset `v`.
+    pub(super) const fn until(mut self, v: i64) -> Row {
+        self.opsets.1 = v;
+        self
+    }
+
+    /// The operator reads its attributes itself.
+    pub(super) const fn any_attributes(mut self) -> Row {
+        self.attrs = None;
+        self
+    }
+}
+
 /// An operator called by name.
 pub(super) struct Call<'a> {
     /// `"onnx"` or `"paddle"`: whose table.
@@ -48,6 +102,22 @@ impl fmt::Display for Call<'_> {
 }
 
 impl Call<'_> {
+    /// The call run by the row of `rows` for its operator (at its opset), once its inputs
+    /// and attributes are checked against the row's signature.
+    pub(super) fn run(&self, rows: &[Row]) -> R<ShapeValue> {
+        let name = self.op.strip_prefix("pd_op.").unwrap_or(self.op);
+        let opset = self.opset.unwrap_or(1);
+        let row = rows
+            .iter()
+            .find(|r| r.names.contains(&name) && (r.opsets.0..=r.opsets.1).contains(&opset))
+            .ok_or_else(|| self.unknown())?;
+        if let Some(attrs) = row.attrs {
+            self.only(attrs)?;
+        }
+        self.arity(row.inputs.0, row.inputs.1)?;
+        (row.run)(self)
+    }
+
     /// The error of this call: `position` is an input's index, `None` for an attribute or
     /// the call as a whole.
     #[cold]

@@ -3,7 +3,7 @@
 
 use super::arith::Ring;
 use super::attr::OpAttr;
-use super::call::{Binary, Call};
+use super::call::{Binary, Call, Row, MANY};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 
@@ -108,164 +108,186 @@ impl ShapeValue {
                 format!("opset {opset} is not an operator set"),
             ));
         }
-        onnx(&c, opset)
+        c.run(ONNX)
     }
 }
 
-fn onnx(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
-    // Element-wise operations: binary, or variadic (`Min`, `Max`, `Sum` of one or more).
-    let (binary, variadic) = (Some((2, 2)), Some((1, usize::MAX)));
-    let (f, arity): (Binary, _) = match c.op {
-        "Add" => (ShapeValue::add, binary),
-        "Sub" => (ShapeValue::sub, binary),
-        "Mul" => (ShapeValue::mul, binary),
-        "Div" => (ShapeValue::div, binary),
-        "Equal" => (ShapeValue::equal, binary),
-        "Less" => (ShapeValue::less, binary),
-        "Greater" => (ShapeValue::greater, binary),
-        "LessOrEqual" => (ShapeValue::less_equal, binary),
-        "GreaterOrEqual" => (ShapeValue::greater_equal, binary),
-        "And" => (ShapeValue::logical_and, binary),
-        "Or" => (ShapeValue::logical_or, binary),
-        "Xor" => (ShapeValue::logical_xor, binary),
-        "Min" => (ShapeValue::min, variadic),
-        "Max" => (ShapeValue::max, variadic),
-        "Sum" => (ShapeValue::add, variadic),
-        _ => (ShapeValue::add, None),
+/// Binary element-wise operators: two inputs, no attributes.
+macro_rules! binary {
+    ($name:literal, $f:ident) => {
+        Row::new(&[$name], (2, 2), &[], |c| c.input(0).$f(c.input(1)))
     };
-    if let Some((least, most)) = arity {
-        c.only(&[])?;
-        c.arity(least, most)?;
-        return match c.op {
-            // Ring arithmetic: only the sum is bounded (see `ShapeValue::ring_fold`).
-            "Sum" => ShapeValue::ring_fold(c.inputs, true, Ring::Add, "sum"),
-            _ => c.fold(f),
+}
+
+/// The ONNX table: each operator's signature at the opsets it holds for, once.
+const ONNX: &[Row] = &[
+    binary!("Add", add),
+    binary!("Sub", sub),
+    binary!("Mul", mul),
+    binary!("Div", div),
+    binary!("Equal", equal),
+    binary!("Less", less),
+    binary!("Greater", greater),
+    binary!("LessOrEqual", less_equal),
+    binary!("GreaterOrEqual", greater_equal),
+    binary!("And", logical_and),
+    binary!("Or", logical_or),
+    binary!("Xor", logical_xor),
+    Row::new(&["Min"], (1, MANY), &[], |c| c.fold(ShapeValue::min)),
+    Row::new(&["Max"], (1, MANY), &[], |c| c.fold(ShapeValue::max)),
+    // Ring arithmetic: only the sum is bounded (see `ShapeValue::ring_fold`).
+    Row::new(&["Sum"], (1, MANY), &[], |c| {
+        ShapeValue::ring_fold(c.inputs, true, Ring::Add, "sum")
+    }),
+    Row::new(&["Shape"], (1, 1), &[], |c| {
+        c.input(0).slice(0, i64::MAX, 1)
+    })
+    .until(14),
+    Row::new(&["Shape"], (1, 1), &["start", "end"], |c| {
+        let start = c.int("start")?.unwrap_or(0);
+        let end = c.int("end")?.unwrap_or(i64::MAX);
+        c.input(0).slice(start, end, 1)
+    })
+    .from(15),
+    Row::new(&["Size"], (1, 1), &[], |c| c.input(0).reduce_prod()),
+    Row::new(&["Identity"], (1, 1), &[], |c| Ok(c.input(0).clone())),
+    // Reads its own attributes: exactly one of the value attributes.
+    Row::new(&["Constant"], (0, 0), &[], constant).any_attributes(),
+    Row::new(&["ConstantOfShape"], (1, 1), &["value"], constant_of_shape),
+    Row::new(&["Gather"], (2, 2), &["axis"], |c| {
+        let axis = c.int("axis")?.unwrap_or(0);
+        c.axes(&[axis], c.input(0).rank(), 0)?;
+        c.input(0).gather(c.input(1))
+    }),
+    Row::new(&["Slice"], (1, 1), &["starts", "ends", "axes"], |c| {
+        let starts = c.required("starts", c.ints("starts")?)?;
+        let ends = c.required("ends", c.ints("ends")?)?;
+        slice(c, starts, ends, c.ints("axes")?, None)
+    })
+    .until(9),
+    Row::new(&["Slice"], (3, 5), &[], |c| {
+        let opt = |i: usize, what: &str| match c.optional(i) {
+            Some(_) => c.numbers(i, what).map(Some),
+            None => Ok(None),
         };
+        let (starts, ends) = (c.numbers(1, "starts")?, c.numbers(2, "ends")?);
+        slice(c, starts, ends, opt(3, "axes")?, opt(4, "steps")?)
+    })
+    .from(10),
+    Row::new(&["Concat"], (1, MANY), &["axis"], |c| {
+        let axis = c.required("axis", c.int("axis")?)?;
+        c.axes(&[axis], 1, 0)?;
+        ShapeValue::concat(c.inputs)
+    }),
+    Row::new(&["Unsqueeze"], (1, 1), &["axes"], |c| {
+        c.unsqueeze(&c.required("axes", c.ints("axes")?)?)
+    })
+    .until(12),
+    Row::new(&["Unsqueeze"], (1, 2), &[], |c| {
+        c.unsqueeze(&c.required("axes", axes_input(c)?)?)
+    })
+    .from(13),
+    Row::new(&["Squeeze"], (1, 1), &["axes"], |c| {
+        c.squeeze(c.ints("axes")?.as_deref())
+    })
+    .until(12),
+    Row::new(&["Squeeze"], (1, 2), &[], |c| {
+        c.squeeze(axes_input(c)?.as_deref())
+    })
+    .from(13),
+    Row::new(&["Reshape"], (2, 2), &[], |c| {
+        c.reshape(&c.numbers(1, "target shape")?, true)
+    })
+    .until(13),
+    Row::new(&["Reshape"], (2, 2), &["allowzero"], |c| {
+        let allowzero = c.int("allowzero")?.unwrap_or(0) != 0;
+        c.reshape(&c.numbers(1, "target shape")?, !allowzero)
+    })
+    .from(14),
+    Row::new(&["Cast"], (1, 1), &["to", "saturate"], cast),
+    Row::new(&["Mod"], (2, 2), &["fmod"], |c| {
+        match c.int("fmod")?.unwrap_or(0) {
+            0 => c.input(0).floor_mod(c.input(1)),
+            _ => c.input(0).trunc_mod(c.input(1)),
+        }
+    }),
+    Row::new(&["Neg"], (1, 1), &[], |c| c.input(0).neg()),
+    Row::new(&["Abs"], (1, 1), &[], |c| c.input(0).abs()),
+    Row::new(&["Not"], (1, 1), &[], |c| Ok(c.input(0).logical_not())),
+    Row::new(&["Where"], (3, 3), &[], |c| {
+        ShapeValue::select(c.input(0), c.input(1), c.input(2))
+    }),
+    // Axes an attribute until opset 18 (ReduceSum: 13), an input from then on.
+    Row::new(REDUCE_18, (1, 1), &["axes", "keepdims"], |c| {
+        reduce(c, c.ints("axes")?)
+    })
+    .until(17),
+    Row::new(
+        REDUCE_18,
+        (1, 2),
+        &["keepdims", "noop_with_empty_axes"],
+        |c| reduce(c, axes_input(c)?),
+    )
+    .from(18),
+    Row::new(&["ReduceSum"], (1, 1), &["axes", "keepdims"], |c| {
+        reduce(c, c.ints("axes")?)
+    })
+    .until(12),
+    Row::new(
+        &["ReduceSum"],
+        (1, 2),
+        &["keepdims", "noop_with_empty_axes"],
+        |c| reduce(c, axes_input(c)?),
+    )
+    .from(13),
+];
+
+/// The reductions whose axes became an input at opset 18.
+const REDUCE_18: &[&str] = &["ReduceProd", "ReduceMin", "ReduceMax"];
+
+/// The axes of input 1 where it is given (an optional input).
+fn axes_input(c: &Call<'_>) -> R<Option<Vec<i64>>> {
+    match c.optional(1) {
+        Some(_) => c.numbers(1, "axes").map(Some),
+        None => Ok(None),
     }
-    match c.op {
-        "Shape" => {
-            c.only(if opset >= 15 { &["start", "end"] } else { &[] })?;
-            c.arity(1, 1)?;
-            let start = c.int("start")?.unwrap_or(0);
-            let end = c.int("end")?.unwrap_or(i64::MAX);
-            c.input(0).slice(start, end, 1)
+}
+
+/// `ConstantOfShape` of an integer `value`.
+fn constant_of_shape(c: &Call<'_>) -> R<ShapeValue> {
+    let value = match c.attr("value") {
+        Some(v) if !v.is_float() => c.required("value", c.int("value")?)?,
+        // The default value is a float 0.
+        _ => return Err(floats(c, "ConstantOfShape of a float value")),
+    };
+    c.filled(&c.numbers(0, "shape")?, value)
+}
+
+/// `Cast` to the type `to` names, as a code or a name.
+fn cast(c: &Call<'_>) -> R<ShapeValue> {
+    let to = match c.attr("to") {
+        Some(OpAttr::Int(code)) => type_name(*code).ok_or_else(|| {
+            c.fail(
+                Rule::BadAttribute,
+                None,
+                format!("{code} is not an ONNX type"),
+            )
+        })?,
+        Some(OpAttr::Str(name)) => name.as_str(),
+        Some(v) => {
+            return Err(c.fail(
+                Rule::BadAttribute,
+                None,
+                format!("the attribute to = {v} is not a type"),
+            ))
         }
-        "Size" => {
-            c.only(&[])?;
-            c.arity(1, 1)?;
-            c.input(0).reduce_prod()
-        }
-        "Identity" => {
-            c.only(&[])?;
-            c.arity(1, 1)?;
-            Ok(c.input(0).clone())
-        }
-        "Constant" => constant(c),
-        "ConstantOfShape" => {
-            c.only(&["value"])?;
-            c.arity(1, 1)?;
-            let value = match c.attr("value") {
-                Some(v) if !v.is_float() => c.required("value", c.int("value")?)?,
-                // The default value is a float 0.
-                _ => return Err(floats(c, "ConstantOfShape of a float value")),
-            };
-            c.filled(&c.numbers(0, "shape")?, value)
-        }
-        "Gather" => {
-            c.only(&["axis"])?;
-            c.arity(2, 2)?;
-            let axis = c.int("axis")?.unwrap_or(0);
-            c.axes(&[axis], c.input(0).rank(), 0)?;
-            c.input(0).gather(c.input(1))
-        }
-        "Slice" => slice(c, opset),
-        "Concat" => {
-            c.only(&["axis"])?;
-            c.arity(1, usize::MAX)?;
-            let axis = c.required("axis", c.int("axis")?)?;
-            c.axes(&[axis], 1, 0)?;
-            ShapeValue::concat(c.inputs)
-        }
-        "Unsqueeze" | "Squeeze" => {
-            let axes = match opset < 13 {
-                true => {
-                    c.only(&["axes"])?;
-                    c.arity(1, 1)?;
-                    c.ints("axes")?
-                }
-                false => {
-                    c.only(&[])?;
-                    c.arity(1, 2)?;
-                    match c.optional(1) {
-                        Some(_) => Some(c.numbers(1, "axes")?),
-                        None => None,
-                    }
-                }
-            };
-            match c.op {
-                "Squeeze" => c.squeeze(axes.as_deref()),
-                _ => c.unsqueeze(&c.required("axes", axes)?),
-            }
-        }
-        "Reshape" => {
-            c.only(if opset >= 14 { &["allowzero"] } else { &[] })?;
-            c.arity(2, 2)?;
-            let allowzero = c.int("allowzero")?.unwrap_or(0) != 0;
-            c.reshape(&c.numbers(1, "target shape")?, !allowzero)
-        }
-        "Cast" => {
-            c.only(&["to", "saturate"])?;
-            c.arity(1, 1)?;
-            let to = match c.attr("to") {
-                Some(OpAttr::Int(code)) => type_name(*code).ok_or_else(|| {
-                    c.fail(
-                        Rule::BadAttribute,
-                        None,
-                        format!("{code} is not an ONNX type"),
-                    )
-                })?,
-                Some(OpAttr::Str(name)) => name.as_str(),
-                Some(v) => {
-                    return Err(c.fail(
-                        Rule::BadAttribute,
-                        None,
-                        format!("the attribute to = {v} is not a type"),
-                    ))
-                }
-                None => return Err(c.missing("to")),
-            };
-            c.input(0).cast(to)
-        }
-        "Mod" => {
-            c.only(&["fmod"])?;
-            c.arity(2, 2)?;
-            match c.int("fmod")?.unwrap_or(0) {
-                0 => c.input(0).floor_mod(c.input(1)),
-                _ => c.input(0).trunc_mod(c.input(1)),
-            }
-        }
-        "Neg" | "Abs" | "Not" => {
-            c.only(&[])?;
-            c.arity(1, 1)?;
-            match c.op {
-                "Neg" => c.input(0).neg(),
-                "Abs" => c.input(0).abs(),
-                _ => Ok(c.input(0).logical_not()),
-            }
-        }
-        "Where" => {
-            c.only(&[])?;
-            c.arity(3, 3)?;
-            ShapeValue::select(c.input(0), c.input(1), c.input(2))
-        }
-        "ReduceProd" | "ReduceSum" | "ReduceMin" | "ReduceMax" => reduce(c, opset),
-        _ => Err(c.unknown()),
-    }
+        None => return Err(c.missing("to")),
+    };
+    c.input(0).cast(to)
 }
 
 /// `Constant` from one of its value attributes.
 fn constant(c: &Call<'_>) -> R<ShapeValue> {
-    c.arity(0, 0)?;
     let [(name, v)] = c.attrs else {
         return Err(c.fail(
             Rule::BadAttribute,
@@ -287,25 +309,14 @@ fn constant(c: &Call<'_>) -> R<ShapeValue> {
     }
 }
 
-/// `Slice`: attributes before opset 10, inputs after.
-fn slice(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
-    let (starts, ends, axes, steps) = if opset < 10 {
-        c.only(&["starts", "ends", "axes"])?;
-        c.arity(1, 1)?;
-        let starts = c.required("starts", c.ints("starts")?)?;
-        let ends = c.required("ends", c.ints("ends")?)?;
-        (starts, ends, c.ints("axes")?, None)
-    } else {
-        c.only(&[])?;
-        c.arity(3, 5)?;
-        let opt = |i: usize, what: &str| match c.optional(i) {
-            Some(_) => c.numbers(i, what).map(Some),
-            None => Ok(None),
-        };
-        let starts = c.numbers(1, "starts")?;
-        let ends = c.numbers(2, "ends")?;
-        (starts, ends, opt(3, "axes")?, opt(4, "steps")?)
-    };
+/// `Slice` of its starts, ends, axes and steps (from attributes before opset 10, inputs after).
+fn slice(
+    c: &Call<'_>,
+    starts: Vec<i64>,
+    ends: Vec<i64>,
+    axes: Option<Vec<i64>>,
+    steps: Option<Vec<i64>>,
+) -> R<ShapeValue> {
     let n = starts.len();
     let axes = axes.unwrap_or_else(|| (0..n as i64).collect());
     let steps = steps.unwrap_or_else(|| vec![1; n]);
@@ -331,21 +342,8 @@ fn slice(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
     }
 }
 
-/// `ReduceProd`, `ReduceSum`, `ReduceMin`, `ReduceMax`.
-fn reduce(c: &Call<'_>, opset: i64) -> R<ShapeValue> {
-    let moved = if c.op == "ReduceSum" { 13 } else { 18 };
-    let axes = if opset < moved {
-        c.only(&["axes", "keepdims"])?;
-        c.arity(1, 1)?;
-        c.ints("axes")?
-    } else {
-        c.only(&["keepdims", "noop_with_empty_axes"])?;
-        c.arity(1, 2)?;
-        match c.optional(1) {
-            Some(_) => Some(c.numbers(1, "axes")?),
-            None => None,
-        }
-    };
+/// `ReduceProd`, `ReduceSum`, `ReduceMin`, `ReduceMax` on `axes`.
+fn reduce(c: &Call<'_>, axes: Option<Vec<i64>>) -> R<ShapeValue> {
     let keep = c.int("keepdims")?.unwrap_or(1) != 0;
     let noop = c.int("noop_with_empty_axes")?.unwrap_or(0) != 0;
     let how: Result<Ring, Binary> = match c.op {

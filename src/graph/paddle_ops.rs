@@ -2,7 +2,7 @@
 //! the older program ops) with their conventions.
 
 use super::attr::OpAttr;
-use super::call::{Binary, Call};
+use super::call::{Call, Row, MANY};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 
@@ -80,137 +80,129 @@ impl ShapeValue {
             attrs,
             opset: None,
         };
-        paddle(&c, op_name.strip_prefix("pd_op.").unwrap_or(op_name))
+        c.run(PADDLE)
     }
 }
 
-fn paddle(c: &Call<'_>, name: &str) -> R<ShapeValue> {
-    let binary: Option<Binary> = match name {
-        "add" | "elementwise_add" => Some(ShapeValue::add),
-        "subtract" | "elementwise_sub" => Some(ShapeValue::sub),
-        "multiply" | "elementwise_mul" => Some(ShapeValue::mul),
-        "floor_divide" | "elementwise_floordiv" => Some(ShapeValue::floor_div),
-        "remainder" | "elementwise_mod" => Some(ShapeValue::floor_mod),
-        "maximum" | "elementwise_max" => Some(ShapeValue::max),
-        "minimum" | "elementwise_min" => Some(ShapeValue::min),
-        "equal" => Some(ShapeValue::equal),
-        "not_equal" => Some(ShapeValue::not_equal),
-        "less_than" => Some(ShapeValue::less),
-        "less_equal" => Some(ShapeValue::less_equal),
-        "greater_than" => Some(ShapeValue::greater),
-        "greater_equal" => Some(ShapeValue::greater_equal),
-        "logical_and" => Some(ShapeValue::logical_and),
-        "logical_or" => Some(ShapeValue::logical_or),
-        "logical_xor" => Some(ShapeValue::logical_xor),
-        _ => None,
+/// Binary element-wise ops: two inputs.
+macro_rules! binary {
+    ($names:expr, $f:ident) => {
+        Row::new($names, (2, 2), &[], |c| c.input(0).$f(c.input(1))).any_attributes()
     };
-    if let Some(f) = binary {
-        c.arity(2, 2)?;
-        return f(c.input(0), c.input(1));
-    }
-    match name {
-        "shape" | "shape64" | "assign" => {
-            c.arity(1, 1)?;
-            if name != "assign" && c.input(0).rank() == 0 {
-                return Err(c.fail(
-                    Rule::ValueRank,
-                    Some(0),
-                    "a tensor's shape is a 1-D value".into(),
-                ));
-            }
-            Ok(c.input(0).clone())
+}
+
+/// The Paddle table (PIR's `pd_op.` names and the older programs' names): each op's inputs
+/// once. Programs carry attributes the table does not read, so none is refused.
+const PADDLE: &[Row] = &[
+    binary!(&["add", "elementwise_add"], add),
+    binary!(&["subtract", "elementwise_sub"], sub),
+    binary!(&["multiply", "elementwise_mul"], mul),
+    binary!(&["floor_divide", "elementwise_floordiv"], floor_div),
+    binary!(&["remainder", "elementwise_mod"], floor_mod),
+    binary!(&["maximum", "elementwise_max"], max),
+    binary!(&["minimum", "elementwise_min"], min),
+    binary!(&["equal"], equal),
+    binary!(&["not_equal"], not_equal),
+    binary!(&["less_than"], less),
+    binary!(&["less_equal"], less_equal),
+    binary!(&["greater_than"], greater),
+    binary!(&["greater_equal"], greater_equal),
+    binary!(&["logical_and"], logical_and),
+    binary!(&["logical_or"], logical_or),
+    binary!(&["logical_xor"], logical_xor),
+    Row::new(&["shape", "shape64"], (1, 1), &[], |c| {
+        match c.input(0).rank() {
+            0 => Err(c.fail(
+                Rule::ValueRank,
+                Some(0),
+                "a tensor's shape is a 1-D value".into(),
+            )),
+            _ => Ok(c.input(0).clone()),
         }
-        "numel" => {
-            c.arity(1, 1)?;
-            c.input(0).reduce_prod()
+    })
+    .any_attributes(),
+    Row::new(&["assign"], (1, 1), &[], |c| Ok(c.input(0).clone())).any_attributes(),
+    Row::new(&["numel"], (1, 1), &[], |c| c.input(0).reduce_prod()).any_attributes(),
+    Row::new(&["abs"], (1, 1), &[], |c| c.input(0).abs()).any_attributes(),
+    Row::new(&["logical_not"], (1, 1), &[], |c| {
+        Ok(c.input(0).logical_not())
+    })
+    .any_attributes(),
+    Row::new(&["where"], (3, 3), &[], |c| {
+        ShapeValue::select(c.input(0), c.input(1), c.input(2))
+    })
+    .any_attributes(),
+    Row::new(&["slice"], (1, 3), &[], |c| slice(c, false)).any_attributes(),
+    Row::new(&["strided_slice"], (1, 4), &[], |c| slice(c, true)).any_attributes(),
+    Row::new(&["stack", "concat"], (1, MANY), &[], |c| {
+        let axis = c.int("axis")?.unwrap_or(0);
+        c.axes(&[axis], 1, 0)?;
+        match c.op.ends_with("stack") {
+            true => ShapeValue::stack(c.inputs),
+            false => ShapeValue::concat(c.inputs),
         }
-        "abs" => {
-            c.arity(1, 1)?;
-            c.input(0).abs()
-        }
-        "logical_not" => {
-            c.arity(1, 1)?;
-            Ok(c.input(0).logical_not())
-        }
-        "where" => {
-            c.arity(3, 3)?;
-            ShapeValue::select(c.input(0), c.input(1), c.input(2))
-        }
-        "slice" | "strided_slice" => slice(c, name == "strided_slice"),
-        "stack" | "concat" => {
-            c.arity(1, usize::MAX)?;
-            let axis = c.int("axis")?.unwrap_or(0);
-            c.axes(&[axis], 1, 0)?;
-            match name {
-                "stack" => ShapeValue::stack(c.inputs),
-                _ => ShapeValue::concat(c.inputs),
-            }
-        }
-        "full" | "fill_constant" => {
-            c.arity(0, 0)?;
-            let shape = c.ints("shape")?.unwrap_or_default();
-            let value = c.required("value", c.float("value")?)?;
-            dtype(c)?;
-            c.filled(&shape, c.integral(value, "value")?)
-        }
-        "full_int_array" => {
-            c.arity(0, 0)?;
-            dtype(c)?;
-            Ok(ShapeValue::from(c.required("value", c.ints("value")?)?))
-        }
-        "cast" => {
-            c.arity(1, 1)?;
-            let to = dtype(c)?;
-            c.input(0).cast(&c.required("dtype", to)?)
-        }
-        "scale" => {
-            c.arity(1, 2)?;
-            let by = match c.inputs.len() {
-                2 => match c.numbers(1, "scale")?[..] {
-                    [s] => s as f64,
-                    _ => {
-                        return Err(c.fail(
-                            Rule::LengthMismatch,
-                            Some(1),
-                            "a scale of one entry".into(),
-                        ))
-                    }
-                },
-                _ => c.float("scale")?.unwrap_or(1.0),
-            };
-            let bias = c.float("bias")?.unwrap_or(0.0);
-            let after = c.flag("bias_after_scale")?.unwrap_or(true);
-            c.input(0).scale(by, bias, after)
-        }
-        "reshape" => {
-            let target = operand(c, 1, &["shape"], "shape")?;
-            c.reshape(&c.required("shape", target)?, true)
-        }
-        "unsqueeze" => {
-            let axes = operand(c, 1, &["axis", "axes"], "axes")?;
-            c.unsqueeze(&c.required("axes", axes)?)
-        }
-        "squeeze" => {
-            let axes = operand(c, 1, &["axis", "axes"], "axes")?;
-            c.squeeze(axes.as_deref())
-        }
-        "gather" => {
-            c.arity(2, 3)?;
-            let axis = match c.inputs.len() {
-                3 => c.numbers(2, "axis")?,
-                _ => vec![c.int("axis")?.unwrap_or(0)],
-            };
-            c.axes(&axis, c.input(0).rank(), 0)?;
-            c.input(0).gather(c.input(1))
-        }
-        _ => Err(c.unknown()),
-    }
+    })
+    .any_attributes(),
+    Row::new(&["full", "fill_constant"], (0, 0), &[], |c| {
+        let shape = c.ints("shape")?.unwrap_or_default();
+        let value = c.required("value", c.float("value")?)?;
+        dtype(c)?;
+        c.filled(&shape, c.integral(value, "value")?)
+    })
+    .any_attributes(),
+    Row::new(&["full_int_array"], (0, 0), &[], |c| {
+        dtype(c)?;
+        Ok(ShapeValue::from(c.required("value", c.ints("value")?)?))
+    })
+    .any_attributes(),
+    Row::new(&["cast"], (1, 1), &[], |c| {
+        let to = dtype(c)?;
+        c.input(0).cast(&c.required("dtype", to)?)
+    })
+    .any_attributes(),
+    Row::new(&["scale"], (1, 2), &[], scale).any_attributes(),
+    Row::new(&["reshape"], (1, 2), &[], |c| {
+        let target = operand(c, 1, &["shape"], "shape")?;
+        c.reshape(&c.required("shape", target)?, true)
+    })
+    .any_attributes(),
+    Row::new(&["unsqueeze"], (1, 2), &[], |c| {
+        let axes = operand(c, 1, &["axis", "axes"], "axes")?;
+        c.unsqueeze(&c.required("axes", axes)?)
+    })
+    .any_attributes(),
+    Row::new(&["squeeze"], (1, 2), &[], |c| {
+        c.squeeze(operand(c, 1, &["axis", "axes"], "axes")?.as_deref())
+    })
+    .any_attributes(),
+    Row::new(&["gather"], (2, 3), &[], |c| {
+        let axis = match c.inputs.len() {
+            3 => c.numbers(2, "axis")?,
+            _ => vec![c.int("axis")?.unwrap_or(0)],
+        };
+        c.axes(&axis, c.input(0).rank(), 0)?;
+        c.input(0).gather(c.input(1))
+    })
+    .any_attributes(),
+];
+
+/// `scale` by an attribute or a one-entry input.
+fn scale(c: &Call<'_>) -> R<ShapeValue> {
+    let by = match c.inputs.len() {
+        2 => match c.numbers(1, "scale")?[..] {
+            [s] => s as f64,
+            _ => return Err(c.fail(Rule::LengthMismatch, Some(1), "a scale of one entry".into())),
+        },
+        _ => c.float("scale")?.unwrap_or(1.0),
+    };
+    let bias = c.float("bias")?.unwrap_or(0.0);
+    let after = c.flag("bias_after_scale")?.unwrap_or(true);
+    c.input(0).scale(by, bias, after)
 }
 
 /// The integers of input `at`, or else of the first of the attributes `names` given: an
 /// operand PIR passes as a tensor and older programs as an attribute.
 fn operand(c: &Call<'_>, at: usize, names: &[&str], what: &str) -> R<Option<Vec<i64>>> {
-    c.arity(at, at + 1)?;
     if c.inputs.len() > at {
         return c.numbers(at, what).map(Some);
     }
@@ -224,7 +216,6 @@ fn operand(c: &Call<'_>, at: usize, names: &[&str], what: &str) -> R<Option<Vec<
 
 /// `slice` (`decrease_axis` drops the sliced axis) and `strided_slice`.
 fn slice(c: &Call<'_>, strided: bool) -> R<ShapeValue> {
-    c.arity(1, if strided { 4 } else { 3 })?;
     let n = c.inputs.len();
     let read = |at: usize, name: &str| -> R<Vec<i64>> {
         match n > at {
