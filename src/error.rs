@@ -372,6 +372,9 @@ rules! {
     ValueRank => "value_rank",
     /// Shape values whose lengths do not broadcast, or a `squeeze` of a length other than 1.
     LengthMismatch => "length_mismatch",
+    /// A shape value an operation would build past 4,096 entries (`ConstantOfShape`,
+    /// `Concat`, `Gather` of that many): a shape is a tensor's rank long.
+    ValueTooLong => "value_too_long",
     /// A `slice` with step 0.
     ZeroStep => "zero_step",
     /// A shape value divided by 0.

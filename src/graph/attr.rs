@@ -12,8 +12,11 @@ use super::ShapeValue;
 /// `OpAttr::from(true)`, `OpAttr::from("int64")`).
 ///
 /// Where an operator reads an integer list, a single integer is taken as a list of one; where
-/// it reads a float, an integer is taken as that float; where it reads a flag, `0` and `1` are
-/// taken as `false` and `true`.
+/// it reads an integer or a float, a list of one is taken as its entry (ONNX holds a scalar
+/// attribute such as `ConstantOfShape`'s `value` in a one-element tensor); where it reads a
+/// float, an integer is taken as that float; where it reads a flag, `0` and `1` are taken as
+/// `false` and `true`. An attribute of another form is an error naming it and the form it
+/// needs.
 ///
 /// ```
 /// use ndarray_reshape::{OpAttr, ShapeValue};
@@ -94,10 +97,12 @@ impl fmt::Display for OpAttr {
 }
 
 impl OpAttr {
-    /// The integer, for an `Int`.
+    /// The integer, for an `Int` or `Ints` of one (ONNX holds a scalar attribute such as
+    /// `ConstantOfShape`'s `value` in a one-element tensor).
     pub(super) fn int(&self) -> Option<i64> {
-        match *self {
-            OpAttr::Int(v) => Some(v),
+        match self {
+            OpAttr::Int(v) => Some(*v),
+            OpAttr::Ints(v) if v.len() == 1 => Some(v[0]),
             _ => None,
         }
     }
@@ -111,11 +116,13 @@ impl OpAttr {
         }
     }
 
-    /// The float, for a `Float` or an `Int`.
+    /// The float, for a `Float` or an `Int`, or a list of one of either.
     pub(super) fn float(&self) -> Option<f64> {
-        match *self {
-            OpAttr::Float(v) => Some(v),
-            OpAttr::Int(v) => Some(v as f64),
+        match self {
+            OpAttr::Float(v) => Some(*v),
+            OpAttr::Int(v) => Some(*v as f64),
+            OpAttr::Floats(v) if v.len() == 1 => Some(v[0]),
+            OpAttr::Ints(v) if v.len() == 1 => Some(v[0] as f64),
             _ => None,
         }
     }

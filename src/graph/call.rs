@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::arith::Ring;
 use super::attr::OpAttr;
+use super::value::MAX_ENTRIES;
 use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::sym::SymDim;
@@ -205,7 +206,7 @@ impl Call<'_> {
     }
 
     pub(super) fn int(&self, name: &str) -> R<Option<i64>> {
-        self.read(name, "an integer", OpAttr::int)
+        self.read(name, "an integer (or a list of one)", OpAttr::int)
     }
 
     pub(super) fn ints(&self, name: &str) -> R<Option<Vec<i64>>> {
@@ -213,11 +214,11 @@ impl Call<'_> {
     }
 
     pub(super) fn float(&self, name: &str) -> R<Option<f64>> {
-        self.read(name, "a number", OpAttr::float)
+        self.read(name, "a number (or a list of one)", OpAttr::float)
     }
 
     pub(super) fn flag(&self, name: &str) -> R<Option<bool>> {
-        self.read(name, "a flag", OpAttr::flag)
+        self.read(name, "a flag (true, false, 0 or 1)", OpAttr::flag)
     }
 
     pub(super) fn attr(&self, name: &str) -> Option<&OpAttr> {
@@ -407,6 +408,11 @@ impl Call<'_> {
     pub(super) fn filled(&self, shape: &[i64], value: i64) -> R<ShapeValue> {
         match *shape {
             [] => Ok(ShapeValue::scalar(value)),
+            [n] if n > MAX_ENTRIES as i64 => Err(self.fail(
+                Rule::ValueTooLong,
+                None,
+                format!("a value of {n} entries; shape values hold at most {MAX_ENTRIES}"),
+            )),
             [n] if n >= 0 => {
                 let mut v = Vec::new();
                 v.try_reserve_exact(n as usize).map_err(|_| {

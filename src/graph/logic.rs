@@ -207,8 +207,9 @@ impl ShapeValue {
         if_true: &ShapeValue,
         if_false: &ShapeValue,
     ) -> Result<ShapeValue, ReshapeError> {
+        // NumPy's broadcasting: the one length that is not 1 (0 included), else 1.
         let lens = [cond.len(), if_true.len(), if_false.len()];
-        let len = *lens.iter().max().unwrap_or(&1);
+        let len = lens.iter().copied().find(|&n| n != 1).unwrap_or(1);
         let op = Op {
             name: "select",
             operands: &[cond, if_true, if_false],

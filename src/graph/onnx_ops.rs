@@ -253,8 +253,15 @@ fn axes_input(c: &Call<'_>) -> R<Option<Vec<i64>>> {
     }
 }
 
-/// `ConstantOfShape` of an integer `value`.
+/// `ConstantOfShape` of an integer `value` (a one-element tensor in ONNX, or an integer).
 fn constant_of_shape(c: &Call<'_>) -> R<ShapeValue> {
+    if c.input(0).rank() == 0 {
+        return Err(c.fail(
+            Rule::ValueRank,
+            Some(0),
+            "the shape input is 0-D; ConstantOfShape takes a 1-D shape".into(),
+        ));
+    }
     let value = match c.attr("value") {
         Some(v) if !v.is_float() => c.required("value", c.int("value")?)?,
         // The default value is a float 0.

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::value::{joined, joined_ty, sizes};
+use super::value::{joined, joined_ty, sizes, MAX_ENTRIES};
 use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
@@ -58,6 +58,16 @@ impl ShapeValue {
             operands: &[self, indices],
         };
         self.need_vector(&op, 0)?;
+        if indices.len() > MAX_ENTRIES {
+            return Err(op.fail(
+                Rule::ValueTooLong,
+                Some(1),
+                format!(
+                    "{} indices; shape values hold at most {MAX_ENTRIES}",
+                    indices.len()
+                ),
+            ));
+        }
         let n = self.entries.len();
         let mut out = Vec::with_capacity(indices.entries.len());
         for e in &indices.entries {
@@ -167,6 +177,19 @@ impl ShapeValue {
     /// ```
     pub fn concat(values: &[ShapeValue]) -> Result<ShapeValue, ReshapeError> {
         same_rank(values, "concat", false)?;
+        let len: usize = values.iter().map(ShapeValue::len).sum();
+        if len > MAX_ENTRIES {
+            let list = List(values);
+            let op = Op {
+                name: "concat",
+                operands: &[&list],
+            };
+            return Err(op.fail(
+                Rule::ValueTooLong,
+                None,
+                format!("{len} entries; shape values hold at most {MAX_ENTRIES}"),
+            ));
+        }
         let entries = values.iter().flat_map(|v| v.entries.iter().cloned());
         let mut v = ShapeValue::vector(entries.collect());
         let all: Vec<&ShapeValue> = values.iter().collect();

@@ -81,6 +81,11 @@ pub struct ShapeValue {
     pub(super) ty: Ty,
 }
 
+/// The most entries a shape value an operation builds holds: a shape is a tensor's rank long,
+/// and a `ConstantOfShape`, `Concat` or `Gather` past this is an error rather than memory
+/// spent on entries no reshape reads.
+pub(crate) const MAX_ENTRIES: usize = 4096;
+
 /// The integer type a graph computes a shape value in: `int64` (ONNX's `Shape`, Paddle's
 /// `shape64`), or another after a `Cast`. A *literal* (a constant the caller wrote, a graph's
 /// `Constant`) takes the type of the value it meets, as the graph's constant has that type.

@@ -520,7 +520,8 @@ fn reference(step: &Step, regs: &[NumResult], shapes: &[Vec<usize>]) -> Option<N
 /// The broadcast length of operands of `lens` (each the length or 1), or the reference's
 /// length error.
 fn broadcast(lens: &[usize]) -> Option<usize> {
-    let len = lens.iter().copied().max().unwrap_or(1);
+    // NumPy's rule: the one length that is not 1 (0 included), else 1.
+    let len = lens.iter().copied().find(|&n| n != 1).unwrap_or(1);
     Some(len).filter(|&n| lens.iter().all(|&m| m == n || m == 1))
 }
 

@@ -8,3 +8,4 @@ mod shape_values;
 mod shapegraphs;
 mod soundness;
 mod symbolic;
+mod tables;
