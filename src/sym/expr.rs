@@ -526,6 +526,14 @@ pub(crate) fn intern_sum(p: Poly) -> Form {
     h
 }
 
+/// Lets go of the recent forms the tables keep alive (see [`Table::recent`]).
+pub(crate) fn release_recent() {
+    let atoms = std::mem::take(&mut ATOMS.lock().unwrap_or_else(|e| e.into_inner()).recent);
+    let sums = std::mem::take(&mut SUMS.lock().unwrap_or_else(|e| e.into_inner()).recent);
+    // Dropped outside the locks.
+    drop((atoms, sums));
+}
+
 /// The forms alive in the process: (atoms, sums).
 pub(crate) fn live_forms() -> (usize, usize) {
     let atoms = ATOMS.lock().unwrap_or_else(|e| e.into_inner()).live();

@@ -193,6 +193,28 @@ impl SymDim {
         atoms + sums
     }
 
+    /// Lets go of what the process keeps beyond its own values: the memo of recent results
+    /// and the last forms interned (kept so that the next inference meets them again). A
+    /// service can call it after a burst of models to return that memory at once; the next
+    /// inferences rebuild what they need.
+    ///
+    /// ```
+    /// use ndarray_reshape::SymDim;
+    /// let before = SymDim::live_forms();
+    /// let d = SymDim::sym("a_symbol_of_this_example") * SymDim::from(5) + SymDim::from(1);
+    /// drop(d);
+    /// SymDim::release_caches();
+    /// assert!(SymDim::live_forms() <= before);
+    /// ```
+    pub fn release_caches() {
+        let memo = std::mem::replace(
+            &mut *OPS.lock().unwrap_or_else(|e| e.into_inner()),
+            vec![None; MEMO],
+        );
+        drop(memo);
+        expr::release_recent();
+    }
+
     /// Whether the dim is within the representable range (see [`SymDim`]).
     ///
     /// ```

@@ -4,6 +4,7 @@
 //! test binary, a module per concern.
 
 mod assumptions;
+mod memory;
 mod shape_values;
 mod shapegraphs;
 mod soundness;

@@ -37,7 +37,7 @@ struct Config {
 }
 
 #[derive(Debug)]
-enum Outcome {
+pub(crate) enum Outcome {
     /// Resolved; `true` when it also folded to a static ONNX `Reshape`.
     Resolved(bool),
     Unresolved(String),
@@ -278,6 +278,7 @@ fn symbolic(
     shapes: &[&Vec<usize>],
     syms: &[(String, Vec<usize>)],
     fresh: &mut Vec<(String, Vec<usize>)>,
+    suffix: &str,
 ) -> Result<Vec<SymDim>, String> {
     let rank = shapes[0].len();
     if shapes.iter().any(|s| s.len() != rank) {
@@ -287,7 +288,7 @@ fn symbolic(
         .map(|axis| {
             let vals: Vec<usize> = shapes.iter().map(|s| s[axis]).collect();
             fit(&vals, syms).unwrap_or_else(|| {
-                let name = format!("{tensor}[{axis}]");
+                let name = format!("{tensor}[{axis}]{suffix}");
                 fresh.push((name.clone(), vals));
                 SymDim::sym(&name)
             })
@@ -500,13 +501,22 @@ fn inner_nodes<'a>(node: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
 }
 
 fn check(rec: &Value) -> Outcome {
+    check_named(rec, "")
+}
+
+/// [`check`] with `suffix` appended to every symbol's name: the same model seen by a
+/// process as a new one (`tests/shapes/memory.rs`).
+pub(crate) fn check_named(rec: &Value, suffix: &str) -> Outcome {
     let onnx = rec["framework"] == "onnx";
     let cfgs = match configs(rec, onnx) {
         Ok(c) if !c.is_empty() => c,
         Ok(_) => return Outcome::Failed("no configurations".into()),
         Err(e) => return Outcome::Failed(format!("record: {e}")),
     };
-    let syms = symbols(rec, onnx, &cfgs);
+    let mut syms = symbols(rec, onnx, &cfgs);
+    for (name, _) in &mut syms {
+        name.push_str(suffix);
+    }
     let mut fresh = Vec::new();
     let mut leaves = BTreeMap::new();
     for name in cfgs[0].leaves.keys() {
@@ -514,13 +524,13 @@ fn check(rec: &Value) -> Outcome {
         let Some(shapes) = shapes else {
             return Outcome::Failed(format!("leaf {name} missing in a configuration"));
         };
-        match symbolic(name, &shapes, &syms, &mut fresh) {
+        match symbolic(name, &shapes, &syms, &mut fresh, suffix) {
             Ok(d) => leaves.insert(name.clone(), d),
             Err(e) => return Outcome::Failed(e),
         };
     }
     let data_shapes: Vec<&Vec<usize>> = cfgs.iter().map(|c| &c.data).collect();
-    let data = match symbolic("data", &data_shapes, &syms, &mut fresh) {
+    let data = match symbolic("data", &data_shapes, &syms, &mut fresh, suffix) {
         Ok(d) => d,
         Err(e) => return Outcome::Failed(e),
     };
@@ -627,7 +637,7 @@ fn check(rec: &Value) -> Outcome {
 }
 
 /// The records of every `*.jsonl` in the corpus directory, with where each came from.
-fn records() -> Vec<(String, Result<Value, String>)> {
+pub(crate) fn records() -> Vec<(String, Result<Value, String>)> {
     let dir = std::env::var_os("SHAPEGRAPHS_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
