@@ -259,9 +259,9 @@
 //! # Symbolic shapes
 //!
 //! Graphs rarely have a fixed batch: ONNX inputs carry `N` or `batch_size`, MXNet and Paddle
-//! graphs `-1`. [`ShapeSpec::infer_symbolic`] runs each dialect's own algorithm on [`SymDim`]s, a
-//! known size or a product of named symbols with a coefficient (`8*N`, `B*T`, `3*N/2`), and
-//! returns a [`SymShape`]: exact where the division is exact, with [`Condition`]s where it
+//! graphs `-1`. [`ShapeSpec::infer_symbolic`] runs each dialect's own algorithm on [`SymDim`]s,
+//! integer expressions over named symbols (`8*N`, `B*T`, `3*N/2`, `S // 20 - 1`, `min(P, Q)`),
+//! and returns a [`SymShape`]: exact where the division is exact, with [`Condition`]s where it
 //! holds only for some values, an error where it holds for none. It never rounds a division
 //! down, and MXNet's `0` copies the dim at the read position, as MXNet does.
 //!
@@ -321,6 +321,36 @@
 //! ```
 //!
 //! `examples/shape_subgraph.rs` evaluates an attention block's computed shapes this way.
+//!
+//! # Conditions, assumptions and binding
+//!
+//! A [`Condition`] is what a symbolic answer needs to be the runtime's: a `-1` that divides
+//! (`3*N % 2 == 0`), sizes that agree (`N == 3`), a graph's integer arithmetic that stays in its
+//! type (`1024*B <= 9223372036854775807`, or `2147483647` after a cast to `int32`), a divisor
+//! that is not 0 (`T // 2 != 0`). A value keeps the conditions of everything it was computed
+//! from, an entry sliced away included; `eval` answers `None` wherever one fails. The
+//! [`Assumptions`] a caller knows (`T <= 4096`, `C % 8 == 0`) drop the conditions they imply
+//! and decide comparisons; [`SymShape::bind`] solves the symbols from the concrete shape met at
+//! run time, or names the dim that disagrees:
+//!
+//! ```
+//! use ndarray_reshape::{Assumptions, Onnx, ShapeSpec, SymDim};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let x = [SymDim::sym("B"), SymDim::sym("T"), SymDim::from(6)];
+//! let out = Onnx::new([0, -1, 4]).infer_symbolic(&x)?;
+//! assert_eq!(out.to_string(), "[B, 3*T/2, 4] if 3*T % 2 == 0");
+//! let known = Assumptions::new().multiple_of("T", 8);
+//! assert_eq!(known.apply(&out)?.to_string(), "[B, 3*T/2, 4]");
+//! let found = out.bind(&[2, 12, 4])?;
+//! assert_eq!(found.to_string(), "B = 2, T = 8");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! A symbolic form lives while a value uses it: a `SymDim` is a counted handle, and a process
+//! that infers one model after another holds the forms of the values it keeps, plus a bounded
+//! memo of recent results ([`SymDim::live_forms`], [`SymDim::release_caches`]).
 //!
 //! # Features
 //!

@@ -607,6 +607,35 @@ impl Poly {
         Poly::normalized(terms?)
     }
 
+    /// `self * k`: every coefficient scaled, the order kept (`None` past the limits).
+    pub fn times(&self, k: Rat) -> Option<Poly> {
+        if k.num == 0 {
+            return Some(Poly::default());
+        }
+        let terms: Option<Vec<_>> = self
+            .terms
+            .iter()
+            .map(|(m, c)| Some((m.clone(), c.mul(k)?)))
+            .collect();
+        Some(Poly { terms: terms? })
+    }
+
+    /// `self + k`: the constant term (first in the order) changed.
+    pub fn plus(&self, k: Rat) -> Option<Poly> {
+        let mut terms = self.terms.clone();
+        match terms.first_mut() {
+            Some((m, c)) if m.is_empty() => {
+                *c = c.add(k)?;
+                if c.num == 0 {
+                    terms.remove(0);
+                }
+            }
+            _ if k.num != 0 => terms.insert(0, (Mono::new(), k)),
+            _ => {}
+        }
+        Some(Poly { terms })
+    }
+
     pub fn sub(&self, o: &Poly) -> Option<Poly> {
         self.add(&o.scale(Rat::int(-1))?)
     }

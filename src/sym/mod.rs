@@ -209,7 +209,7 @@ impl SymDim {
     pub fn release_caches() {
         let memo = std::mem::replace(
             &mut *OPS.lock().unwrap_or_else(|e| e.into_inner()),
-            vec![None; MEMO],
+            vec![Memo::default(); MEMO],
         );
         drop(memo);
         expr::release_recent();
@@ -281,16 +281,31 @@ impl SymDim {
     fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
         let key = (op, self.0.key(), rhs.0.key());
         let slot = (expr::KeyedBuild.hash_one(key) as usize) & (MEMO - 1);
-        if let Some((k, d)) = &OPS.lock().unwrap_or_else(|e| e.into_inner())[slot] {
+        if let Some((k, d)) = &OPS.lock().unwrap_or_else(|e| e.into_inner())[slot].0 {
             if *k == key {
                 return d.clone();
             }
         }
-        let d = match (poly_of(&self.0), poly_of(&rhs.0)) {
-            (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
-            _ => SymDim::INVALID,
+        let int = |c: &i64| Rat::int(i128::from(*c));
+        let d = match (op, &self.0, &rhs.0) {
+            // A form and a number: scaled or shifted in place, no product of sums to sort.
+            (2, Repr::Expr(e), Repr::Int(c)) | (2, Repr::Int(c), Repr::Expr(e)) => {
+                SymDim::of_poly(e.get().times(int(c)))
+            }
+            (0, Repr::Expr(e), Repr::Int(c)) | (0, Repr::Int(c), Repr::Expr(e)) => {
+                SymDim::of_poly(e.get().plus(int(c)))
+            }
+            (1, Repr::Expr(e), Repr::Int(c)) => {
+                SymDim::of_poly(int(c).neg().and_then(|c| e.get().plus(c)))
+            }
+            _ => match (poly_of(&self.0), poly_of(&rhs.0)) {
+                (Some(a), Some(b)) => SymDim::of_poly(f(&a, &b)),
+                _ => SymDim::INVALID,
+            },
         };
-        let old = OPS.lock().unwrap_or_else(|e| e.into_inner())[slot].replace((key, d.clone()));
+        let old = OPS.lock().unwrap_or_else(|e| e.into_inner())[slot]
+            .0
+            .replace((key, d.clone()));
         // Dropped outside the lock: a form freed here frees its parts.
         drop(old);
         d
@@ -327,12 +342,15 @@ impl Repr {
 }
 
 /// A result of [`SymDim::combine`]: (operation, left, right) and the result.
-type Memo = Option<((u8, Key, Key), SymDim)>;
+/// Aligned to a cache line, so that a lookup reads one line.
+#[derive(Clone, Default)]
+#[repr(align(64))]
+struct Memo(Option<((u8, Key, Key), SymDim)>);
 
 /// The results of [`SymDim::combine`], direct-mapped by the keyed hash of (operation, left,
 /// right): a lookup is one slot whatever the operands, and a collision only overwrites. The
 /// results it holds are what a process keeps beyond its own values.
-static OPS: LazyLock<Mutex<Vec<Memo>>> = LazyLock::new(|| Mutex::new(vec![None; MEMO]));
+static OPS: LazyLock<Mutex<Vec<Memo>>> = LazyLock::new(|| Mutex::new(vec![Memo::default(); MEMO]));
 
 /// Slots of the memo (a power of two).
 const MEMO: usize = 1 << 16;
