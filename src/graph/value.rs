@@ -3,11 +3,10 @@
 
 use std::fmt;
 
-use crate::error::ReshapeError;
-use crate::sym::Rat;
-use crate::sym::{lower, upper};
-use crate::sym::{Assumptions, Condition, SymDim};
 use std::hash::{Hash, Hasher};
+
+use crate::error::ReshapeError;
+use crate::sym::{bounds, lower, upper, Assumptions, Condition, Rat, SymDim};
 
 /// The value a shape subgraph computes: a 0-D or 1-D integer tensor whose entries are integers
 /// (including the dialects' codes, `-1` and `0`) or [`SymDim`]s, with the [`Condition`]s its
@@ -207,7 +206,8 @@ impl ShapeValue {
     pub fn shape_of(dims: &[SymDim]) -> ShapeValue {
         let mut v = ShapeValue::vector(dims.to_vec());
         v.ty = Ty::INT64;
-        // A tensor's non-zero dims multiply to at most isize::MAX.
+        // A tensor's non-zero dims multiply to at most isize::MAX; each, at least 1, is then
+        // within int64 too. A dim that may be below 1 is bounded as any value is.
         if dims
             .iter()
             .all(|d| d.known().is_some() || crate::sym::at_least_one(d))
@@ -219,8 +219,9 @@ impl ShapeValue {
             if size.is_symbolic() {
                 v.sizes.push(size);
             }
+        } else {
+            v.check_range();
         }
-        v.check_range();
         v
     }
 
@@ -418,11 +419,20 @@ pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
 /// Adds to `conds` the conditions `lo <= e` and `e <= hi` that `sizes` (each at most
 /// `isize::MAX`) do not give.
 pub(super) fn within(e: SymDim, lo: i128, hi: i128, sizes: &[SymDim], conds: &mut Vec<Condition>) {
-    if !upper(&e, sizes).is_some_and(|u| u <= Rat::int(hi)) {
-        add(conds, Condition::at_most(e.clone(), SymDim::int(hi as i64)));
+    // The form's own bounds (kept with it) first; the search through the known sizes only
+    // where they do not settle it.
+    let b = bounds(&e);
+    let (lo, hi) = (Rat::int(lo), Rat::int(hi));
+    let below = b.hi.is_some_and(|u| u <= hi) || upper(&e, sizes).is_some_and(|u| u <= hi);
+    let above = b.lo.is_some_and(|l| l >= lo) || lower(&e, sizes).is_some_and(|l| l >= lo);
+    if !below {
+        add(
+            conds,
+            Condition::at_most(e.clone(), SymDim::int(hi.num as i64)),
+        );
     }
-    if !lower(&e, sizes).is_some_and(|l| l >= Rat::int(lo)) {
-        add(conds, Condition::at_most(SymDim::int(lo as i64), e));
+    if !above {
+        add(conds, Condition::at_most(SymDim::int(lo.num as i64), e));
     }
 }
 

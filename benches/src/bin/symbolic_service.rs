@@ -3,11 +3,16 @@
 //!
 //!     cargo run --release -p ndarray_reshape_bench --bin symbolic_service -- models 100000
 //!     cargo run --release -p ndarray_reshape_bench --bin symbolic_service -- collide 32768
+//!     cargo run --release -p ndarray_reshape_bench --bin symbolic_service -- corpus 1000
 //!
 //! `models N`: N small models one after another, each with symbol names of its own (`B17`,
 //! `T17`), a `Shape`/`Gather`/`Div`/`Add`/`Concat` subgraph walked through `onnx_op` and a
 //! symbolic ONNX `Reshape` inferred and evaluated; every value dropped after its model. Prints
 //! the resident memory, the forms alive and the time per model at checkpoints.
+//!
+//! `corpus N`: the recorded shape graphs of real models (`tests/data/shapegraphs`, walked as
+//! `tests/shapes/shapegraphs.rs` walks them) N times, each round's symbols named anew, with the
+//! same checkpoints.
 //!
 //! `collide N`: interns N forms `k + c*F` whose constants `c` are solved so that all of them
 //! share one hash under a plain multiply-rotate hash (the hash of a table keyed by nothing),
@@ -23,6 +28,7 @@ fn main() {
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     match args.get(1).map(String::as_str) {
         Some("collide") => collide(n),
+        Some("corpus") => corpus(n),
         _ => models(n),
     }
 }
@@ -65,8 +71,42 @@ fn model(i: usize) -> usize {
     out.eval(&bind).map_or(0, |v| v.len())
 }
 
+// The walker of the shape-graph corpus test, shared.
+#[allow(dead_code)]
+#[path = "../../../tests/shapes/shapegraphs.rs"]
+mod shapegraphs;
+
+fn corpus(n: usize) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/shapegraphs");
+    if std::env::var_os("SHAPEGRAPHS_DIR").is_none() {
+        std::env::set_var("SHAPEGRAPHS_DIR", dir);
+    }
+    let recs: Vec<serde_json::Value> = shapegraphs::records()
+        .into_iter()
+        .filter_map(|(_, r)| r.ok())
+        .collect();
+    println!("symbolic_service corpus: {} records a round", recs.len());
+    run(n, "rounds", |round| {
+        let suffix = format!("_{round}");
+        recs.iter()
+            .filter(|r| {
+                matches!(
+                    shapegraphs::check_named(r, &suffix),
+                    shapegraphs::Outcome::Resolved(_)
+                )
+            })
+            .count()
+    });
+}
+
 fn models(n: usize) {
-    let mut checks: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000]
+    run(n, "models", model);
+}
+
+/// `step(0..n)`, with the resident memory, the forms alive and the time per step at 1,000,
+/// 10,000, 100,000 and 1,000,000 steps (and 10 and 100), and at the last.
+fn run(n: usize, what: &str, mut step: impl FnMut(usize) -> usize) {
+    let mut checks: Vec<usize> = [10, 100, 1_000, 10_000, 100_000, 1_000_000]
         .into_iter()
         .filter(|&c| c <= n)
         .collect();
@@ -78,13 +118,13 @@ fn models(n: usize) {
     let mut last = (0usize, start);
     for c in checks {
         while done < c {
-            sum += model(done);
+            sum += step(done);
             done += 1;
         }
         let now = Instant::now();
         let per = now.duration_since(last.1).as_secs_f64() * 1e6 / (done - last.0) as f64;
         println!(
-            "symbolic_service models: after {done}: rss {:.1} MB, {} forms alive, {per:.1} us per model since {}",
+            "symbolic_service {what}: after {done}: rss {:.1} MB, {} forms alive, {per:.1} us per step since {}",
             rss_mb(),
             SymDim::live_forms(),
             last.0
