@@ -378,7 +378,7 @@ impl Extent for SymDim {
                     }
                 }
                 let q = size.clone() / known.clone();
-                if !possible(sym::integer(q.clone()), conds) {
+                if !possible(sym::integer(&q), conds) {
                     return Err(infer_fail_sym(slot, known, size));
                 }
                 dims[slot] = q;
@@ -400,7 +400,7 @@ impl Extent for SymDim {
             (-1, k) | (k, -1) => {
                 let k = SymDim::lit(k);
                 let q = Some(d0.clone() / k.clone())
-                    .filter(|q| !k.is_zero() && possible(sym::integer(q.clone()), conds));
+                    .filter(|q| !k.is_zero() && possible(sym::integer(&q), conds));
                 let Some(q) = q else {
                     return Err(split_mismatch(
                         format!("{op} cannot infer a half of {d0} next to {k}"),
@@ -429,7 +429,7 @@ impl Extent for SymDim {
         if d.is_zero() {
             return Err(not_one(d, pos, p));
         }
-        if !possible(sym::equals(d.clone(), SymDim::from(1)), conds) {
+        if !possible(sym::equals(&d, &SymDim::from(1)), conds) {
             return Err(not_one(d, pos, p));
         }
         Ok(())
@@ -475,7 +475,7 @@ impl Extent for SymDim {
         let p_in = product(input.iter().filter(|d| nonzero(d)).cloned()).ok_or_else(limit)?;
         if z_in == z_out {
             let q = p_in.clone() / p_out.clone();
-            if !possible(sym::integer(q.clone()), conds) {
+            if !possible(sym::integer(&q), conds) {
                 return Err(zero_size_not_divisible(slot, p_out, p_in));
             }
             dims[slot] = q;
@@ -483,7 +483,7 @@ impl Extent for SymDim {
         }
         // Both outcomes are errors; which one depends on the values only when the products
         // may differ.
-        if z_out > z_in && !matches!(sym::equals(p_out.clone(), p_in.clone()), Exact::Always) {
+        if z_out > z_in && !matches!(sym::equals(&p_out, &p_in), Exact::Always) {
             return Err(zero_size_mismatch(slot, z_out, z_in, p_out, p_in));
         }
         Err(zero_size_ambiguous(slot, z_in, z_out))
@@ -512,7 +512,7 @@ fn equal_sizes(
 /// Whether `a == b` for some values of the symbols (decided where the bounds of their
 /// difference decide it), the condition it needs, if any, added to `conds`.
 fn equal(a: SymDim, b: SymDim, conds: &mut Small<Condition>) -> bool {
-    possible(sym::equals(b, a), conds)
+    possible(sym::equals(&b, &a), conds)
 }
 
 /// Whether `e` holds for some values of the symbols, the condition it needs, if any, added to

@@ -65,7 +65,7 @@ fn check_division(name: &str, a: SymDim, b: SymDim) -> Result<(Poly, Poly), Resh
             format!("{a} / 0"),
         ));
     }
-    Ok((p, q))
+    Ok((p.into_owned(), q.into_owned()))
 }
 
 /// An integral `p` over a constant `c > 0`: `p = c*quo + rest`, each coefficient of `rest` in
@@ -117,7 +117,7 @@ fn reduce(p: &Poly, c: i128) -> Option<Reduced> {
 /// graph's division fails where `b` is, and so must the value).
 fn exact_multiple(a: SymDim, b: SymDim) -> Option<SymDim> {
     let q = a / b.clone();
-    (q.poly().is_some_and(|e| e.is_integral()) && super::shape::never_zero(b)).then_some(q)
+    (q.poly().is_some_and(|e| e.is_integral()) && super::shape::never_zero(&b)).then_some(q)
 }
 
 impl SymDim {
@@ -243,7 +243,7 @@ impl SymDim {
         if d.is_zero() {
             return SymDim::from(1);
         }
-        if super::shape::never_zero(d) {
+        if super::shape::never_zero(&d) {
             return SymDim::from(0);
         }
         SymDim::of_atom(Atom::Eq(a, b))

@@ -263,7 +263,7 @@ impl Assumptions {
                 true => Some(false),
                 false => self.nonzero(&l).then_some(true),
             },
-            Kind::Equals => match equals(l.clone(), r.clone()) {
+            Kind::Equals => match equals(&l, &r) {
                 Exact::Always => Some(true),
                 Exact::Never => Some(false),
                 Exact::Sometimes(_) => (!self.may_be_zero(&(l - r))).then_some(false),
@@ -272,7 +272,7 @@ impl Assumptions {
                 if r.is_zero() {
                     return None;
                 }
-                match integer(l / r) {
+                match integer(&(l / r)) {
                     Exact::Always => Some(true),
                     Exact::Never => Some(false),
                     Exact::Sometimes(_) => None,
@@ -296,7 +296,7 @@ impl Assumptions {
     }
 
     fn nonzero(&self, d: &SymDim) -> bool {
-        self.bounds(d).excludes_zero() || never_zero(d.clone())
+        self.bounds(d).excludes_zero() || never_zero(d)
     }
 
     fn may_be_zero(&self, d: &SymDim) -> bool {

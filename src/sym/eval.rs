@@ -184,6 +184,38 @@ pub(crate) struct Bounds {
     pub hi: Option<Rat>,
 }
 
+/// Bounds as a form keeps them: two integers within `i64` inline (nearly always), others
+/// boxed.
+pub(crate) enum Stored {
+    /// `i64::MIN` for no lower bound, `i64::MAX` for no upper one.
+    Ints(i64, i64),
+    Wide(Box<Bounds>),
+}
+
+impl Stored {
+    fn of(b: Bounds) -> Stored {
+        let int = |r: Option<Rat>, none: i64| match r {
+            None => Some(none),
+            Some(r) if r.is_int() => i64::try_from(r.num).ok().filter(|&v| v != none),
+            Some(_) => None,
+        };
+        match (int(b.lo, i64::MIN), int(b.hi, i64::MAX)) {
+            (Some(lo), Some(hi)) => Stored::Ints(lo, hi),
+            _ => Stored::Wide(Box::new(b)),
+        }
+    }
+
+    fn get(&self) -> Bounds {
+        match self {
+            Stored::Ints(lo, hi) => Bounds {
+                lo: (*lo != i64::MIN).then(|| Rat::int((*lo).into())),
+                hi: (*hi != i64::MAX).then(|| Rat::int((*hi).into())),
+            },
+            Stored::Wide(b) => **b,
+        }
+    }
+}
+
 /// An end of an interval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum End {
@@ -319,9 +351,11 @@ impl Bounder<'_> {
     fn dim(&self, d: &SymDim) -> Bounds {
         match &d.0 {
             Repr::Int(v) => Bounds::point(Rat::int(*v as i128)),
-            Repr::Expr(f) if self.env.is_none() => {
-                *f.node().bounds.get_or_init(|| self.poly(f.get()))
-            }
+            Repr::Expr(f) if self.env.is_none() => f
+                .node()
+                .bounds
+                .get_or_init(|| Stored::of(self.poly(f.get())))
+                .get(),
             Repr::Expr(f) => self.poly(f.get()),
             Repr::Invalid => Bounds::ANY,
         }
@@ -342,9 +376,14 @@ impl Bounder<'_> {
     }
 
     fn atom(&self, id: &AtomRef) -> Bounds {
-        match self.env {
-            None => *id.node().bounds.get_or_init(|| self.atom_bounds(id.get())),
-            Some(_) => self.atom_bounds(id.get()),
+        match (self.env, id.get()) {
+            // A symbol's are its range: nothing to keep.
+            (_, Atom::Sym(_)) | (Some(_), _) => self.atom_bounds(id.get()),
+            (None, a) => id
+                .node()
+                .bounds
+                .get_or_init(|| Stored::of(self.atom_bounds(a)))
+                .get(),
         }
     }
 

@@ -10,7 +10,7 @@ use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, Weak};
 
-use super::eval::Bounds;
+use super::eval::Stored;
 use super::SymDim;
 
 /// Terms in one expression; more make the result invalid.
@@ -189,7 +189,7 @@ pub(crate) enum Atom {
 pub(crate) struct Node<T> {
     id: u64,
     pub(crate) value: T,
-    pub(crate) bounds: OnceLock<Bounds>,
+    pub(crate) bounds: OnceLock<Stored>,
 }
 
 /// A counted handle on an interned form: equal forms are the same node while any handle on

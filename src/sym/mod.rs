@@ -241,9 +241,9 @@ impl SymDim {
         &self.0
     }
 
-    /// The canonical sum, `None` when invalid.
-    pub(crate) fn poly(&self) -> Option<Poly> {
-        poly_of(&self.0).map(Cow::into_owned)
+    /// The canonical sum (borrowed from the form where there is one), `None` when invalid.
+    pub(crate) fn poly(&self) -> Option<Cow<'_, Poly>> {
+        poly_of(&self.0)
     }
 
     /// The interned form of a symbolic dim.

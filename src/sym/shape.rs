@@ -237,8 +237,8 @@ fn balanced(d: &Poly) -> (SymDim, SymDim) {
 
 /// Whether `d` is 0 for no value of the symbols: its bounds exclude 0, or its constant is not
 /// a multiple of the common divisor of its other coefficients (each term an integer).
-pub(crate) fn never_zero(d: SymDim) -> bool {
-    if bounds(&d).excludes_zero() {
+pub(crate) fn never_zero(d: &SymDim) -> bool {
+    if bounds(d).excludes_zero() {
         return true;
     }
     let Some(p) = d.poly() else {
@@ -350,7 +350,7 @@ pub(crate) enum Exact {
 }
 
 /// Whether `q` is an integer for every, some or no values of its symbols (each at least 1).
-pub(crate) fn integer(q: SymDim) -> Exact {
+pub(crate) fn integer(q: &SymDim) -> Exact {
     let Some(p) = q.poly() else {
         return Exact::Never;
     };
@@ -361,25 +361,25 @@ pub(crate) fn integer(q: SymDim) -> Exact {
         // A fraction without atoms, or one over atoms only: `c / (d*M)` with `c/d` reduced is
         // an integer only when `d*M` divides `c`, so `d` must be 1.
         [(m, c)] if m.iter().all(|f| f.1 < 0) && c.den != 1 => Exact::Never,
-        _ => Exact::Sometimes(Condition::integer(q)),
+        _ => Exact::Sometimes(Condition::integer(q.clone())),
     }
 }
 
 /// Whether `a == b` for every, some or no values of the symbols.
-pub(crate) fn equals(a: SymDim, b: SymDim) -> Exact {
+pub(crate) fn equals(a: &SymDim, b: &SymDim) -> Exact {
     if a == b {
         // One canonical form: no difference to build.
         return Exact::Always;
     }
-    let d = a.clone() - b.clone();
+    let d = a - b;
     if !d.is_valid() {
         return Exact::Never;
     }
     if d.is_zero() {
         return Exact::Always;
     }
-    if never_zero(d) {
+    if never_zero(&d) {
         return Exact::Never;
     }
-    Exact::Sometimes(Condition::equal(a, b))
+    Exact::Sometimes(Condition::equal(a.clone(), b.clone()))
 }
