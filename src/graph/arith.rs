@@ -499,7 +499,7 @@ impl ShapeValue {
             let a = &self.entries[if m == 1 { 0 } else { i }];
             let b = &other.entries[if n == 1 { 0 } else { i }];
             let e = f(a.clone(), b.clone()).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
-            if divides && b.is_symbolic() && !never_zero(&b) {
+            if divides && b.is_symbolic() && !never_zero(b) {
                 add(&mut out.conditions, Condition::nonzero(b.clone()));
             }
             out.push_checked(e, grows, &op, || format!("{name}({a}, {b})"))?;

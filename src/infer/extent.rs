@@ -400,7 +400,7 @@ impl Extent for SymDim {
             (-1, k) | (k, -1) => {
                 let k = SymDim::lit(k);
                 let q = Some(d0.clone() / k.clone())
-                    .filter(|q| !k.is_zero() && possible(sym::integer(&q), conds));
+                    .filter(|q| !k.is_zero() && possible(sym::integer(q), conds));
                 let Some(q) = q else {
                     return Err(split_mismatch(
                         format!("{op} cannot infer a half of {d0} next to {k}"),
