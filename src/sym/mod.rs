@@ -113,8 +113,8 @@ impl SymDim {
     /// assert_eq!(SymDim::sym("N"), SymDim::sym("N"));
     /// assert_ne!(SymDim::sym("N"), SymDim::sym("M"));
     /// let (b, t, bt) = (SymDim::sym("B"), SymDim::sym("T"), SymDim::sym("B*T"));
-    /// assert_eq!((b.clone() * t.clone()).to_string(), "B*T");
-    /// assert_eq!((SymDim::from(2) * bt.clone()).to_string(), "2*\"B*T\"");
+    /// assert_eq!((&b * &t).to_string(), "B*T");
+    /// assert_eq!((SymDim::from(2) * &bt).to_string(), "2*\"B*T\"");
     /// assert_ne!(b * t, bt);
     /// ```
     pub fn sym(name: &str) -> SymDim {

@@ -3,19 +3,9 @@
 
 use std::cmp::Ordering;
 
-use ndarray_reshape::{
-    Assumptions, Onnx, Paddle, ReshapeError, ShapeSpec, ShapeValue, SymDim, Unify,
-};
+use ndarray_reshape::{Assumptions, Onnx, Paddle, ShapeSpec, ShapeValue, SymDim, Unify};
 
-type R = Result<(), ReshapeError>;
-
-fn s(name: &str) -> SymDim {
-    SymDim::sym(name)
-}
-
-fn k(v: usize) -> SymDim {
-    SymDim::from(v)
-}
+use crate::{k, s, R};
 
 #[test]
 fn facts_decide_conditions() -> R {

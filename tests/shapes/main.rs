@@ -10,3 +10,18 @@ mod shapegraphs;
 mod soundness;
 mod symbolic;
 mod tables;
+
+use ndarray_reshape::{ReshapeError, SymDim};
+
+/// What a test that may fail with the crate's error returns.
+type R = Result<(), ReshapeError>;
+
+/// The symbol `name`.
+fn s(name: &str) -> SymDim {
+    SymDim::sym(name)
+}
+
+/// The known size `v`.
+fn k(v: usize) -> SymDim {
+    SymDim::from(v)
+}

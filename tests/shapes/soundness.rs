@@ -3,17 +3,9 @@
 //! divisor that may be 0 is one too, and a slice that drops an entry keeps what that entry
 //! needed. Sums and products that wrap on the way to an exact result give that result.
 
-use ndarray_reshape::{Onnx, OpAttr, ReshapeError, ShapeSpec, ShapeValue, SymDim};
+use ndarray_reshape::{Onnx, OpAttr, ShapeSpec, ShapeValue};
 
-type R = Result<(), ReshapeError>;
-
-fn s(name: &str) -> SymDim {
-    SymDim::sym(name)
-}
-
-fn k(v: usize) -> SymDim {
-    SymDim::from(v)
-}
+use crate::{k, s, R};
 
 #[test]
 fn an_intermediate_past_int64_is_a_condition_of_what_follows() -> R {
