@@ -1,8 +1,11 @@
 //! Symbolic dims for shape inference without known sizes: [`SymDim`] (an integer expression over
-//! named symbols) here, its canonical form in `expr`, the floors, remainders, comparisons and
-//! selections in `algebra`, evaluation and bounds in `eval`, the [`Condition`]s an inference may
-//! need and the [`SymShape`] it returns in `shape`. The dialects run their own algorithms on
-//! these (`infer/extent.rs`). [`ShapeValue`] in `value` is what a shape subgraph computes.
+//! named symbols) here, its canonical form and the interning of forms in `expr`, the floors,
+//! remainders, comparisons and selections in `algebra`, evaluation and bounds in `eval`, the
+//! [`Condition`]s an inference may need and the [`SymShape`] it returns in `shape`, what a
+//! caller knows of its symbols in `assume` ([`Assumptions`]), binding to a concrete shape in
+//! `bind`, and expressions rebuilt with symbols replaced in `rewrite`. The dialects run their
+//! own algorithms on these (`infer/extent.rs`); the values a shape subgraph computes are the
+//! `graph` module's, built on them.
 
 mod algebra;
 mod assume;
