@@ -258,7 +258,7 @@ impl Assumptions {
             return None;
         }
         match kind {
-            Kind::AtMost => self.sign(&(r - l)).map(|s| s >= 0),
+            Kind::AtMost => self.non_negative(&(r - l)),
             Kind::NonZero => match l.is_zero() {
                 true => Some(false),
                 false => self.nonzero(&l).then_some(true),
@@ -281,16 +281,15 @@ impl Assumptions {
         }
     }
 
-    /// The sign of `d` where the facts decide it: 1, 0 (at least 0, at most 0...) is folded
-    /// into the answer of `holds`: `Some(s)` with `s >= 0` when `d >= 0` always, `s < 0` when
-    /// `d < 0` always.
-    fn sign(&self, d: &SymDim) -> Option<i8> {
+    /// Whether `d >= 0` for every value the facts allow (`Some(true)`), `d < 0` for every one
+    /// (`Some(false)`), or neither.
+    fn non_negative(&self, d: &SymDim) -> Option<bool> {
         let b = self.bounds(d);
         if b.lo.is_some_and(|l| l >= Rat::ZERO) {
-            return Some(1);
+            return Some(true);
         }
         if b.hi.is_some_and(|h| h < Rat::ZERO) {
-            return Some(-1);
+            return Some(false);
         }
         None
     }
