@@ -235,3 +235,46 @@ fn decisions_are_sound() {
         "only {refuted} of {decided} decided false"
     );
 }
+
+/// Where the algebra cannot decide a condition and the facts allow few values (at most 4,096
+/// assignments), every one of them is tried; past that, the answer is "depends".
+#[test]
+fn few_allowed_values_are_tried_one_by_one() -> R {
+    let t = s("T");
+    // T*(T + 1) is always even, which no bound or multiple shows.
+    let even = Onnx::new([-1, 2]).infer_symbolic(&[t.clone() * (t.clone() + k(1)), k(1)])?;
+    let c = &even.conditions()[0];
+    assert_eq!(c.to_string(), "(T + T*T) % 2 == 0");
+    assert_eq!(Assumptions::new().holds(c), None);
+    assert_eq!(Assumptions::new().at_most("T", 4096).holds(c), Some(true)); // 4,096 values
+    assert_eq!(Assumptions::new().at_most("T", 4097).holds(c), None); // one too many
+                                                                      // Over two symbols: B*T*(T + 1) % 2 == 0 for every B and T tried.
+    let bt = s("B") * t.clone() * (t.clone() + k(1));
+    let both = Onnx::new([-1, 2]).infer_symbolic(&[bt, k(1)])?;
+    let facts = Assumptions::new().at_most("B", 8).at_most("T", 16);
+    assert_eq!(facts.holds(&both.conditions()[0]), Some(true));
+    // 3*T % 16 == 0 for no T up to 15: refuted value by value.
+    let odd = Onnx::new([-1, 16]).infer_symbolic(&[t.clone(), k(3)])?;
+    assert_eq!(
+        Assumptions::new()
+            .at_most("T", 15)
+            .holds(&odd.conditions()[0]),
+        Some(false)
+    );
+    assert_eq!(
+        Assumptions::new()
+            .at_most("T", 16)
+            .holds(&odd.conditions()[0]),
+        None
+    );
+    // A bound that holds for the first 4,096 values but not for all allowed is not decided.
+    let big = (i64::MAX / 4100) as usize;
+    let v = ShapeValue::from(k(big) * t.clone());
+    let bound = &v.conditions()[0]; // big*T <= i64::MAX: T <= 4100
+    assert_eq!(Assumptions::new().at_most("T", 10_000).holds(bound), None);
+    assert_eq!(
+        Assumptions::new().at_most("T", 4100).holds(bound),
+        Some(true)
+    );
+    Ok(())
+}
