@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use ndarray_reshape::{Assumptions, Onnx, Paddle, ShapeSpec, ShapeValue, SymDim, Unify};
 
 use crate::{k, s, R};
+use ndarray_reshape::ReshapeError;
 
 #[test]
 fn facts_decide_conditions() -> R {
@@ -276,5 +277,73 @@ fn few_allowed_values_are_tried_one_by_one() -> R {
         Assumptions::new().at_most("T", 4100).holds(bound),
         Some(true)
     );
+    Ok(())
+}
+
+/// The comparisons, extremes and selections in a dim, decided where the facts' ranges decide
+/// them and left as they are where not; a dim's quotient stays one; facts print as written.
+#[test]
+fn facts_decide_each_kind_of_comparison() -> R {
+    let t = s("T");
+    let at = |lo: usize, hi: usize| Assumptions::new().at_least("T", lo).at_most("T", hi);
+    let one = |facts: &Assumptions, d: SymDim| -> Result<String, ReshapeError> {
+        Ok(facts.apply_value(&ShapeValue::from(d))?.entries()[0].to_string())
+    };
+    let cases: Vec<(Assumptions, SymDim, &str)> = vec![
+        (at(16, 99), t.max(&k(16)), "T"),
+        (at(1, 16), t.max(&k(16)), "16"),
+        (at(16, 99), t.min(&k(16)), "16"),
+        (at(1, 16), t.min(&k(16)), "T"),
+        (at(1, 40), t.min(&k(16)), "min(16, T)"),
+        (at(5, 9), t.equal(&k(4)), "0"),
+        (at(1, 9), t.floor_div(&k(10))?.equal(&k(0)), "1"),
+        (at(1, 9), t.equal(&k(4)), "(4 == T)"),
+        (at(16, 99), t.less(&k(16)), "0"),
+        (at(1, 15), t.less(&k(16)), "1"),
+        (at(1, 16), t.less(&k(16)), "(T < 16)"),
+        (at(1, 16), t.less_equal(&k(16)), "1"),
+        (at(17, 99), t.less_equal(&k(16)), "0"),
+        (at(16, 17), t.less_equal(&k(16)), "(T <= 16)"),
+        (at(16, 99), t.less(&k(16)).select(&k(16), &t), "T"),
+        (at(1, 9), t.select(&k(3), &k(5)), "3"),
+        (at(1, 99), k(64) / t.clone(), "64/T"),
+    ];
+    for (facts, d, want) in cases {
+        assert_eq!(one(&facts, d.clone())?, want, "{d} under {facts}");
+    }
+    // compare: strict only where the facts exclude equality; equal where they pin a floor.
+    assert_eq!(at(5, 9).compare(&t, &k(5)), None);
+    assert_eq!(at(1, 5).compare(&t, &k(5)), None);
+    assert_eq!(at(6, 9).compare(&t, &k(5)), Some(Ordering::Greater));
+    assert_eq!(
+        at(1, 9).compare(&t.floor_div(&k(10))?, &k(0)),
+        Some(Ordering::Equal)
+    );
+    // A multiple is written back in the caller's symbols; a pinned symbol becomes its value.
+    let out = Onnx::new([-1, 8]).infer_symbolic(&[s("C"), k(3)])?;
+    assert_eq!(out.to_string(), "[3*C/8, 8] if 3*C % 8 == 0");
+    let eights = Assumptions::new().multiple_of("C", 8).at_most("C", 64);
+    assert_eq!(eights.apply(&out)?.to_string(), "[3*C/8, 8]");
+    let pinned = Assumptions::new().at_least("C", 16).at_most("C", 16);
+    assert_eq!(pinned.apply(&out)?.to_string(), "[6, 8]");
+    // Facts print as given; a bound a size has anyway is none.
+    assert_eq!(
+        Assumptions::new().at_least("N", 1).to_string(),
+        "no assumptions"
+    );
+    assert_eq!(
+        Assumptions::new()
+            .at_most("N", isize::MAX as usize)
+            .to_string(),
+        "no assumptions"
+    );
+    assert_eq!(
+        Assumptions::new()
+            .at_least("N", 2)
+            .at_most("T", 9)
+            .to_string(),
+        "N >= 2 and T <= 9"
+    );
+    assert_eq!(pinned.to_string(), "C == 16");
     Ok(())
 }
