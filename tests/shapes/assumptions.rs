@@ -305,7 +305,14 @@ fn facts_decide_each_kind_of_comparison() -> R {
         (at(17, 99), t.less_equal(&k(16)), "0"),
         (at(16, 17), t.less_equal(&k(16)), "(T <= 16)"),
         (at(16, 99), t.less(&k(16)).select(&k(16), &t), "T"),
-        (at(1, 9), t.select(&k(3), &k(5)), "3"),
+        (at(1, 40), t.max(&k(16)), "max(16, T)"),
+        (at(6, 9), (t.clone() - k(5)).select(&k(3), &k(5)), "3"),
+        (at(1, 9), t.floor_div(&k(10))?.select(&k(3), &k(5)), "5"),
+        (
+            at(1, 9),
+            (t.clone() - k(5)).select(&k(3), &k(5)),
+            "where(T - 5, 3, 5)",
+        ),
         (at(1, 99), k(64) / t.clone(), "64/T"),
     ];
     for (facts, d, want) in cases {
