@@ -5,7 +5,7 @@
 //! sizes do not.
 
 use super::ops::{List, Op};
-use super::value::{add, joined, joined_ty, sizes, within, Ty};
+use super::value::{add, broadcast, joined, joined_ty, sizes, within, Ty};
 use super::ShapeValue;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::sym::bounds;
@@ -475,18 +475,13 @@ impl ShapeValue {
             operands: &[self, other],
         };
         let (m, n) = (self.entries.len(), other.entries.len());
-        let len = match (m, n) {
-            _ if m == n => m,
-            (1, _) => n,
-            (_, 1) => m,
-            _ => {
-                return Err(op.fail(
-                    Rule::LengthMismatch,
-                    Some(1),
-                    format!("lengths {m} and {n} do not broadcast"),
-                ))
-            }
-        };
+        let len = broadcast(&[m, n]).map_err(|_| {
+            op.fail(
+                Rule::LengthMismatch,
+                Some(1),
+                format!("lengths {m} and {n} do not broadcast"),
+            )
+        })?;
         let both = [self, other];
         let mut out = ShapeValue {
             scalar: self.scalar && other.scalar,
@@ -496,8 +491,7 @@ impl ShapeValue {
             ty: joined_ty(&both),
         };
         for i in 0..len {
-            let a = &self.entries[if m == 1 { 0 } else { i }];
-            let b = &other.entries[if n == 1 { 0 } else { i }];
+            let (a, b) = (self.at(i), other.at(i));
             let e = f(a.clone(), b.clone()).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
             if divides && b.is_symbolic() && !never_zero(b) {
                 add(&mut out.conditions, Condition::nonzero(b.clone()));
@@ -561,14 +555,13 @@ impl ShapeValue {
         let (len, scalar) = match across {
             false => (1, true),
             true => {
-                let len = lens.iter().cloned().max().unwrap_or(1);
-                if let Some(p) = lens.iter().position(|&k| k != len && k != 1) {
-                    return Err(op.fail(
+                let len = broadcast(&lens).map_err(|p| {
+                    op.fail(
                         Rule::LengthMismatch,
                         Some(p),
                         format!("lengths {lens:?} do not broadcast"),
-                    ));
-                }
+                    )
+                })?;
                 (len, values.iter().all(|v| v.scalar))
             }
         };
@@ -582,10 +575,7 @@ impl ShapeValue {
         };
         for i in 0..len {
             let terms: Vec<SymDim> = match across {
-                true => values
-                    .iter()
-                    .map(|v| v.entries[if v.len() == 1 { 0 } else { i }].clone())
-                    .collect(),
+                true => values.iter().map(|v| v.at(i).clone()).collect(),
                 false => values
                     .iter()
                     .flat_map(|v| v.entries.iter().cloned())

@@ -4,7 +4,7 @@
 //! symbols' bounds decide them and exact expressions otherwise.
 
 use super::ops::Op;
-use super::value::{joined, joined_ty, sizes};
+use super::value::{broadcast, joined, joined_ty, sizes};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 use crate::sym::SymDim;
@@ -207,23 +207,20 @@ impl ShapeValue {
         if_true: &ShapeValue,
         if_false: &ShapeValue,
     ) -> Result<ShapeValue, ReshapeError> {
-        // NumPy's broadcasting: the one length that is not 1 (0 included), else 1.
         let lens = [cond.len(), if_true.len(), if_false.len()];
-        let len = lens.iter().copied().find(|&n| n != 1).unwrap_or(1);
         let op = Op {
             name: "select",
             operands: &[cond, if_true, if_false],
         };
-        if let Some(p) = lens.iter().position(|&n| n != len && n != 1) {
-            return Err(op.fail(
+        let len = broadcast(&lens).map_err(|p| {
+            op.fail(
                 Rule::LengthMismatch,
                 Some(p),
                 format!("lengths {lens:?} do not broadcast"),
-            ));
-        }
-        let at = |v: &ShapeValue, i: usize| v.entries[if v.len() == 1 { 0 } else { i }].clone();
+            )
+        })?;
         let entries = (0..len)
-            .map(|i| at(cond, i).select(&at(if_true, i), &at(if_false, i)))
+            .map(|i| cond.at(i).select(if_true.at(i), if_false.at(i)))
             .collect();
         let all = [cond, if_true, if_false];
         Ok(ShapeValue {

@@ -390,6 +390,23 @@ impl Assumptions {
     }
 }
 
+/// The length that operands of `lens` broadcast to, as NumPy broadcasts them: the one length
+/// that is not 1 (0 included), else 1; `Err` with the position of the first that does not.
+pub(super) fn broadcast(lens: &[usize]) -> Result<usize, usize> {
+    let len = lens.iter().copied().find(|&n| n != 1).unwrap_or(1);
+    match lens.iter().position(|&n| n != len && n != 1) {
+        Some(p) => Err(p),
+        None => Ok(len),
+    }
+}
+
+impl ShapeValue {
+    /// Entry `i` of the broadcast: the one entry of a value of one.
+    pub(super) fn at(&self, i: usize) -> &SymDim {
+        &self.entries[if self.entries.len() == 1 { 0 } else { i }]
+    }
+}
+
 /// The conditions of `values`, each once, in order.
 pub(super) fn joined(values: &[&ShapeValue]) -> Vec<Condition> {
     let mut out = Vec::new();
