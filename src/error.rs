@@ -390,6 +390,18 @@ rules! {
     /// only, a number in `rearrange`, a new `repeat` axis without a length
     /// ([`Rearrange`](crate::Rearrange)).
     BadPattern => "bad_pattern",
+    /// A reduction name einops does not have ([`Reduction`](crate::Reduction)'s `from_str`).
+    UnknownReduction => "unknown_reduction",
+    /// A reduction the element type does not take: a mean of integers or `bool`s (as in
+    /// einops), a sum or product of `bool`s, `any` or `all` of numbers
+    /// ([`Reducible`](crate::Reducible)).
+    ReductionType => "reduction_type",
+    /// `max` or `min` over an empty axis, which has no value (NumPy raises too).
+    ZeroSizeReduction => "zero_size_reduction",
+    /// A dim other than the one a pattern demands: a `pack` input whose fixed axes differ from
+    /// the first input's, packed shapes of `unpack` that do not fill the packed axis, a
+    /// `parse_shape` unit or number against another length.
+    DimMismatch => "dim_mismatch",
     /// An input whose rank is not the one the left side of an einops pattern names.
     PatternRank => "pattern_rank",
     /// A length given to an axis an einops pattern does not have, or to no valid axis name.

@@ -383,7 +383,9 @@ mod small;
 mod sym;
 mod view;
 
+pub use copy::fold::Reducible;
 pub use copy::{set_helper_standby, StridedSlice};
+pub use dialect::einops::Rearrange;
 pub use dialect::like::Like;
 pub use dialect::lower::OnnxNode;
 pub use dialect::mx::{Mx, MxTarget};
@@ -391,12 +393,12 @@ pub use dialect::np::Np;
 pub use dialect::npx::Npx;
 pub use dialect::onnx::Onnx;
 pub use dialect::paddle::Paddle;
-pub use dialect::rearrange::Rearrange;
-pub use dialect::{Ranked, ShapeSpec};
+pub use dialect::{parse_shape, Pack, PackedDim, Ranked, Reduce, Reduction, ShapeSpec};
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, UnitMoves};
+pub use ext::pack;
 pub use ext::{IntoDim, ReshapeExt};
 pub use graph::{OpAttr, ShapeValue};
 pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};

@@ -6,6 +6,7 @@
 //! reading is a C-order reading of the axes reversed, so past [`Source::read_dims`] the kernels only
 //! know C order.
 
+pub(crate) mod fold;
 mod groups;
 #[cfg(feature = "hugepages")]
 mod hugepages;
@@ -14,10 +15,12 @@ mod kernels;
 mod parallel;
 #[cfg(test)]
 mod plans;
+mod reduce;
 mod simd;
 mod slice;
 mod standby;
 
+pub(crate) use reduce::reduce;
 pub use slice::StridedSlice;
 pub use standby::set_helper_standby;
 
@@ -115,7 +118,7 @@ impl AllocError {
 /// Allocated here rather than by `Vec::try_reserve_exact`, whose growth logic is not inlined
 /// and costs the small copies about 30 instructions (BENCHMARKS.md, "The view path").
 #[inline]
-fn buffer<A>(n: usize) -> Result<Vec<A>, AllocError> {
+pub(crate) fn buffer<A>(n: usize) -> Result<Vec<A>, AllocError> {
     // `Layout::array` refuses sizes past `isize::MAX`, as `Vec` does.
     let Ok(layout) = std::alloc::Layout::array::<A>(n) else {
         return Err(alloc_failed::<A>(n));

@@ -8,6 +8,7 @@ use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::infer::Extent;
 use crate::layout::Arrangement;
+use crate::small::Small;
 use crate::sym::SymDim;
 
 /// One ONNX node of a lowered reshape ([`ShapeSpec::to_onnx_nodes`]), applied in sequence to
@@ -101,18 +102,18 @@ fn not_a_reshape(rule: Rule) -> String {
     }
 }
 
-/// The nodes computing the reshape of `input` to `shape` (already inferred by `spec`).
+/// The nodes computing the reshape of `input` by `spec`.
 pub(crate) fn nodes<P: ShapeSpec + ?Sized>(
     spec: &P,
     input: &[usize],
-    shape: Vec<usize>,
 ) -> Result<Vec<OnnxNode>, ReshapeError> {
-    if spec.permutes() {
-        if let Some(a) = spec.arrange(input)? {
-            return Ok(arranged_nodes(&a, input, shape));
-        }
+    let (mut dims, mut arranged) = (Small::new(), None);
+    spec.plan_into(input, &mut dims, &mut arranged)?;
+    let shape = dims.to_vec();
+    match arranged {
+        Some(a) if spec.permutes() => Ok(arranged_nodes(&a, input, shape)),
+        _ => Ok(reshape_nodes(spec, input, shape)),
     }
-    Ok(reshape_nodes(spec, input, shape))
 }
 
 /// The nodes of a rearrangement: the input split into its elementary axes (`Reshape`), put in

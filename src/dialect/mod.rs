@@ -21,6 +21,7 @@ use crate::sym::{Condition, SymDim, SymShape};
 
 pub(crate) mod attrs;
 pub(crate) mod backward;
+pub(crate) mod einops;
 pub(crate) mod like;
 pub(crate) mod lower;
 pub(crate) mod mx;
@@ -29,7 +30,6 @@ pub(crate) mod npx;
 pub(crate) mod onnx;
 pub(crate) mod paddle;
 pub(crate) mod ranked;
-pub(crate) mod rearrange;
 
 /// What makes a type a dialect: its rules as one scan over an input shape, generic over
 /// concrete and symbolic dims. [`dialect!`] makes it a [`ShapeSpec`], whose failures get the
@@ -45,6 +45,7 @@ pub(crate) trait Rules: fmt::Display {
     }
 }
 
+pub use einops::{parse_shape, Pack, PackedDim, Reduce, Reduction};
 pub use ranked::Ranked;
 
 /// The crate's side of the public spec traits: what the modes call and no user needs. The
@@ -73,14 +74,21 @@ pub(crate) mod sealed {
         /// The dialect and the spec as written, for error messages.
         fn describe(&self) -> (Origin, String);
 
-        /// The input's axes split and permuted before the reshape reads them, in C order (an
-        /// einops pattern); `None` when the reshape reads the input as it is.
+        /// The plan's inference: [`infer_into`](Self::infer_into), and for a spec that splits
+        /// and permutes the input's axes before the reshape reads them in C order (an einops
+        /// pattern), that arrangement into `arranged`, from the same inference. Left `None`
+        /// when the reshape reads the input as it is.
         #[inline(always)]
-        fn arrange(&self, _input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
-            Ok(None)
+        fn plan_into(
+            &self,
+            input: &[usize],
+            dims: &mut Small<usize>,
+            _arranged: &mut Option<Arrangement>,
+        ) -> Result<(), ReshapeError> {
+            self.infer_into(input, dims)
         }
 
-        /// Whether [`arrange`](Self::arrange) moves or repeats axes for some input: then the
+        /// Whether [`plan_into`](Self::plan_into) moves or repeats axes for some input: then the
         /// spec is no reshape (no single ONNX `Reshape`, no axis groups).
         #[inline(always)]
         fn permutes(&self) -> bool {
@@ -266,8 +274,7 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_onnx_nodes(&self, input: &[usize]) -> Result<Vec<lower::OnnxNode>, ReshapeError> {
-        let shape = self.infer_shape(input)?;
-        lower::nodes(self, input, shape)
+        lower::nodes(self, input)
     }
 
     /// One ONNX `Reshape` that computes this reshape for every value of the symbols in `input`
@@ -434,11 +441,15 @@ macro_rules! dialect {
             }
 
             $(
-            fn arrange(
+            #[inline]
+            fn plan_into(
                 &self,
                 input: &[usize],
-            ) -> Result<Option<crate::layout::Arrangement>, crate::error::ReshapeError> {
-                self.$arrange(input).map_err(|f| f.attach($origin, input, self))
+                dims: &mut crate::small::Small<usize>,
+                arranged: &mut Option<crate::layout::Arrangement>,
+            ) -> Result<(), crate::error::ReshapeError> {
+                self.$arrange(input, dims, arranged)
+                    .map_err(|f| f.attach($origin, input, self))
             }
 
             fn permutes(&self) -> bool {
@@ -527,8 +538,13 @@ impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
         (**self).describe()
     }
     #[inline(always)]
-    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
-        (**self).arrange(input)
+    fn plan_into(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        arranged: &mut Option<Arrangement>,
+    ) -> Result<(), ReshapeError> {
+        (**self).plan_into(input, dims, arranged)
     }
     #[inline(always)]
     fn permutes(&self) -> bool {

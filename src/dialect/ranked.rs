@@ -112,8 +112,17 @@ impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
     }
 
     #[inline(always)]
-    fn arrange(&self, input: &[usize]) -> Result<Option<Arrangement>, ReshapeError> {
-        self.spec.arrange(input)
+    fn plan_into(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        arranged: &mut Option<Arrangement>,
+    ) -> Result<(), ReshapeError> {
+        self.spec.plan_into(input, dims, arranged)?;
+        match E::NDIM {
+            Some(n) if n != dims.len() => Err(self.mismatch(input, dims)),
+            _ => Ok(()),
+        }
     }
 
     #[inline(always)]

@@ -2,18 +2,22 @@
 //! each method calls: plan, then view or copy.
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, CowArray, Data, DataMut, Dimension, IxDyn,
     OwnedRepr, RawData, ShapeBuilder,
 };
 
 use super::{sealed, ReshapeExt};
 use crate::copy;
+use crate::copy::fold::Reducible;
 use crate::dialect::{reject, ShapeSpec};
+use crate::dialect::{PackedDim, Reduce};
 use crate::dims::{typed_dim, Order, Reading};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::reading;
+use crate::layout::Arrangement;
+use crate::small::Small;
 use crate::view::sealed::CloneStorage;
-use crate::view::{self, Borrowed, IntoReshapeClone, IntoReshapeData};
+use crate::view::{self, Borrowed, IntoReshapeClone, IntoReshapeData, Reads};
 
 impl<A, S, D> sealed::Sealed for ArrayBase<S, D>
 where
@@ -28,7 +32,29 @@ where
 /// `$view_or` and `$view` give the view-or-copy and strict results (of types `$cow` and `$view_ty`,
 /// spelled out for `ArrayRef`) their lifetime.
 macro_rules! borrowing_methods {
-    ([$($data:tt)*], [$($data_mut:tt)*], $view_or:path => $cow:ty, $view:path => $view_ty:ty) => {
+    ([$($data:tt)*], [$($data_mut:tt)*], $view_or:path => $cow:ty, $view:path => $view_ty:ty, $owned:path => $cow_dyn:ty) => {
+        fn unpack<T: PackedDim>(
+            &self,
+            pattern: &str,
+            shapes: &[Vec<T>],
+        ) -> Result<Vec<ArrayView<'_, A, IxDyn>>, ReshapeError>
+        where
+            $($data)*
+        {
+            super::einops::unpack(self.view(), pattern, shapes)
+        }
+
+        fn reduce_with(&self, spec: &Reduce) -> Result<$cow_dyn, ReshapeError>
+        where
+            A: Reducible,
+            $($data)*
+        {
+            match reduced(self, spec)? {
+                Some(r) => Ok($owned(r)),
+                None => self.reshape_with(spec.as_rearrange()),
+            }
+        }
+
         fn reshape_with<P: ShapeSpec>(
             &self,
             spec: P,
@@ -37,7 +63,7 @@ macro_rules! borrowing_methods {
             A: Clone + Send + Sync,
             $($data)*
         {
-            $view_or(self, &spec, |a, shape, reading| copy_or_fail(a, &spec, shape, reading))
+            $view_or(self, &spec, |reads, shape, reading| copy_or_fail(reads, &spec, shape, reading))
         }
 
         fn reshape_view<P: ShapeSpec>(
@@ -66,8 +92,8 @@ macro_rules! borrowing_methods {
             A: Clone + Send + Sync,
             $($data)*
         {
-            let (shape, reading) = view::target(self, &spec)?;
-            copy_or_fail(self, &spec, &shape, reading)
+            let (shape, reading, reads) = view::copy_plan(self, &spec)?;
+            copy_or_fail(reads, &spec, &shape, reading)
         }
 
         fn reshape_copy_into<'o, P: ShapeSpec>(
@@ -79,11 +105,11 @@ macro_rules! borrowing_methods {
             A: Copy + Send + Sync,
             $($data)*
         {
-            let (shape, reading) = view::target(self, &spec)?;
+            let (shape, reading, reads) = view::copy_plan(self, &spec)?;
             let dims = typed_dim::<P::Rank>(&shape);
-            match view::arranged(self, &spec)? {
-                None => copy_into(self, dims, reading, out, || spec.describe()),
-                Some(a) => copy_into(&*a, dims, reading, out, || spec.describe()),
+            match reads {
+                Reads::Input(a) => copy_into(a, dims, reading, out, || spec.describe()),
+                Reads::Arranged(a, _) => copy_into(&*a, dims, reading, out, || spec.describe()),
             }
         }
 
@@ -132,7 +158,8 @@ where
         [S: Data,],
         [S: DataMut,],
         S::view_or => Self::Cow<'_, P::Rank>,
-        S::view => Self::View<'_, P::Rank>
+        S::view => Self::View<'_, P::Rank>,
+        S::owned => Self::Cow<'_, IxDyn>
     );
 
     fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, P::Rank>, ReshapeError>
@@ -197,7 +224,8 @@ impl<A, D: Dimension> ReshapeExt<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
         [],
         [],
         view::view_or_ref => CowArray<'_, A, P::Rank>,
-        view::view_ref => ArrayView<'_, A, P::Rank>
+        view::view_ref => ArrayView<'_, A, P::Rank>,
+        CowArray::from => CowArray<'_, A, IxDyn>
     );
 
     // Never called: an `ArrayRef` exists only behind a reference, so `Self: Sized` does not
@@ -247,7 +275,7 @@ fn borrowed<P: ShapeSpec + ?Sized>(spec: &P, shape: &[usize]) -> ReshapeError {
 /// of the spec's rank type, or [`ReshapeError::AllocationFailed`].
 #[inline(always)]
 pub(super) fn copy_or_fail<A, D, P>(
-    a: &ArrayRef<A, D>,
+    reads: Reads<'_, A, D>,
     spec: &P,
     shape: &[usize],
     reading: Reading,
@@ -257,11 +285,49 @@ where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let copied = match view::arranged(a, spec)? {
-        None => copy::copy_to(a, shape, reading),
-        Some(arranged) => copy::copy_to(&*arranged, shape, Reading::C),
+    let copied = match &reads {
+        Reads::Input(a) => copy::copy_to(a, shape, reading),
+        Reads::Arranged(arranged, _) => copy::copy_to(arranged, shape, reading),
     };
-    copied.map_err(|e| out_of_memory(spec, a.shape(), e))
+    copied.map_err(|e| out_of_memory(spec, reads.input_shape(), e))
+}
+
+/// The reduction of `a` by `spec` into a fresh array, or `None` when the pattern reduces nothing
+/// (then it is a rearrangement, a view where the strides permit).
+fn reduced<A, D>(a: &ArrayRef<A, D>, spec: &Reduce) -> Result<Option<Array<A, IxDyn>>, ReshapeError>
+where
+    A: Reducible,
+    D: Dimension,
+{
+    let (mut dims, mut split, mut kept) = (Small::new(), Arrangement::default(), Small::new());
+    spec.plan(a.shape(), &mut dims, &mut split, &mut kept)?;
+    if kept.len() == split.shape.len() {
+        return Ok(None);
+    }
+    let fail =
+        |rule: Rule, why: &str| Fail::whole(rule, why).attach(Origin::Rearrange, a.shape(), spec);
+    let r = spec.reduction();
+    if let Some(why) = A::refuses(r) {
+        return Err(fail(Rule::ReductionType, why));
+    }
+    let reduced = (0..split.shape.len()).filter(|k| !kept.contains(k));
+    let empty = reduced.clone().any(|k| split.shape[k] == 0);
+    if empty && r.needs_elements() && !dims.contains(&0) {
+        let axes: Vec<usize> = reduced.collect();
+        let why =
+            format!("{r} of no elements: the reduced axes {axes:?} of the split input are empty");
+        return Err(fail(Rule::ZeroSizeReduction, &why));
+    }
+    let Some(v) = view::split_view(a, &split) else {
+        return Err(fail(
+            Rule::BadPattern,
+            "the pattern does not split the input's axes",
+        ));
+    };
+    let data = copy::reduce(&v, &kept, r).map_err(|e| fail(Rule::AllocationFailed, &e.detail()))?;
+    Array::from_shape_vec(IxDyn(&dims), data)
+        .map(Some)
+        .map_err(|e| fail(Rule::SizeMismatch, &e.to_string()))
 }
 
 /// [`ReshapeError::AllocationFailed`] for a copy of an input of `shape` by `spec`.

@@ -3,18 +3,23 @@
 //! one, the `copy` module a copy otherwise. Raw pointers stay in those two modules.
 
 mod dim;
+mod einops;
 mod impls;
 
 pub use dim::IntoDim;
+pub use einops::pack;
 
-use ndarray::{Array, ArrayBase, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData};
+use ndarray::{
+    Array, ArrayBase, ArrayView, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData,
+};
 
 use crate::args::IntoLike;
+use crate::dialect::einops::Op;
 use crate::dialect::{IntoSpec, ShapeSpec};
 use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
 use crate::view::{IntoReshapeClone, IntoReshapeData};
-use crate::{Mx, Np, Npx, Onnx, Order, Paddle, Rearrange};
+use crate::{Mx, Np, Npx, Onnx, Order, PackedDim, Paddle, Rearrange, Reduce, Reducible, Reduction};
 
 pub(crate) mod sealed {
     pub trait Sealed {}
@@ -348,7 +353,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(&with_lengths(Rearrange::new(pattern)?, lengths))
+        self.reshape_with(&*Rearrange::recent(Op::Rearrange, pattern, lengths)?)
     }
 
     /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
@@ -385,8 +390,115 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(&with_lengths(Rearrange::repeat(pattern)?, lengths))
+        self.reshape_with(&*Rearrange::recent(Op::Repeat, pattern, lengths)?)
     }
+
+    /// einops' `reduce(x, pattern, reduction, **lengths)`: the axes named on the left and not
+    /// on the right are folded by `reduction` (max pooling `"b c (h 2) (w 2) -> b c h w"`,
+    /// global average pooling `"b c h w -> b c"`, a mean over tokens `"b n d -> b d"`), read in
+    /// place whatever the strides (a transposed or strided view is not copied first), on
+    /// the caller's rayon pool when large. A pattern that reduces nothing is a rearrangement
+    /// and gives a view where the strides permit, as in einops; otherwise the result is a fresh
+    /// array, contiguous in C order. The same as
+    /// [`reduce_with`](Self::reduce_with)`(&Reduce::new(pattern, reduction)?.axis(..))`, with
+    /// the pattern parsed once per thread (einops caches its recipes the same way).
+    ///
+    /// Values are NumPy's: integer sums and products wrap, `max`/`min` of floats propagate NaN,
+    /// a mean is of floats only, and float sums are pairwise (at least as accurate as NumPy's).
+    ///
+    /// # Errors
+    ///
+    /// See [`Reduce`](crate::Reduce) and [`Reducible`](crate::Reducible).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Reduction, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let x = Array::from_iter((0..2 * 3 * 4 * 4).map(|v| v as f32))
+    ///     .into_shape_with_order((2, 3, 4, 4))
+    ///     .unwrap();
+    /// let pooled = x.reduce("b c (h 2) (w 2) -> b c h w", Reduction::Max, &[])?;
+    /// assert_eq!(pooled.shape(), &[2, 3, 2, 2]);
+    /// assert_eq!(pooled[[0, 0, 0, 0]], 5.0);
+    /// let gap = x.reduce("b c h w -> b c", Reduction::Mean, &[])?;
+    /// assert_eq!(gap[[0, 0]], 7.5);
+    /// let nhwc = x.view().permuted_axes([0, 2, 3, 1]); // strided: read in place
+    /// assert_eq!(nhwc.reduce("b h w c -> b c", Reduction::Mean, &[])?, gap);
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reduce(
+        &self,
+        pattern: &str,
+        reduction: Reduction,
+        lengths: &[(&str, usize)],
+    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
+    where
+        A: Reducible,
+        S: Data,
+    {
+        let spec = Rearrange::recent(Op::Reduce, pattern, lengths)?;
+        self.reduce_with(&Reduce::from_pattern(spec, reduction))
+    }
+
+    /// [`reduce`](Self::reduce) with a kept [`Reduce`](crate::Reduce).
+    ///
+    /// # Errors
+    ///
+    /// See [`Reduce`](crate::Reduce).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::{Reduce, Reduction, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let tokens = Array::from_elem((2, 197, 8), 0.5f32);
+    /// let mean = Reduce::new("b n d -> b d", Reduction::Mean)?;
+    /// assert_eq!(tokens.reduce_with(&mean)?, Array::from_elem((2, 8), 0.5f32).into_dyn());
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn reduce_with(&self, spec: &Reduce) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
+    where
+        A: Reducible,
+        S: Data;
+
+    /// einops' `unpack(x, packed_shapes, pattern)`: the packed array split back along the
+    /// `*` of the pattern into arrays of the packed shapes (one of which may hold one `-1`,
+    /// inferred), each a view of this array (the packed axis sliced, then split), as einops
+    /// gives on NumPy arrays.
+    ///
+    /// # Errors
+    ///
+    /// See [`Pack::unpack_shapes`](crate::Pack::unpack_shapes).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::Array;
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// let packed = Array::from_iter(0..2 * 10 * 3).into_shape_with_order((2, 10, 3)).unwrap();
+    /// let parts = packed.unpack("b * c", &[vec![2i64, 2], vec![-1]])?;
+    /// assert_eq!(parts[0].shape(), &[2, 2, 2, 3]);
+    /// assert_eq!(parts[1].shape(), &[2, 6, 3]);
+    /// assert_eq!(parts[1][[1, 0, 0]], packed[[1, 4, 0]]); // a view of `packed`
+    /// # Ok(())
+    /// # }
+    /// ```
+    fn unpack<T: PackedDim>(
+        &self,
+        pattern: &str,
+        shapes: &[Vec<T>],
+    ) -> Result<Vec<ArrayView<'_, A, IxDyn>>, ReshapeError>
+    where
+        S: Data;
 
     /// A view or nothing: never copies.
     ///
@@ -683,11 +795,4 @@ where
     where
         A: Copy + Send + Sync,
         S: Data;
-}
-
-/// `spec` with the lengths of einops' keyword arguments.
-fn with_lengths(spec: Rearrange, lengths: &[(&str, usize)]) -> Rearrange {
-    lengths
-        .iter()
-        .fold(spec, |r, &(name, len)| r.axis(name, len))
 }

@@ -6,11 +6,11 @@
 use std::ptr::NonNull;
 
 use ndarray::{
-    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, CowArray, CowRepr, Dimension,
-    OwnedArcRepr, OwnedRepr, RawArrayViewMut, ShapeBuilder, ViewRepr,
+    Array, ArrayBase, ArrayView, ArrayViewMut, CowArray, CowRepr, Dimension, OwnedArcRepr,
+    OwnedRepr, RawArrayViewMut, ShapeBuilder, ViewRepr,
 };
 
-use super::{sealed, view_or, IntoReshapeData, Plan};
+use super::{sealed, view_or, IntoReshapeData, Plan, Reads};
 use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
@@ -212,10 +212,10 @@ impl<'a, A: Clone> sealed::Storage for CowRepr<'a, A> {
     }
 }
 
-/// The copy function of the consuming view-or-copy modes: the input, the planned shape and
-/// reading order.
+/// The copy function of the consuming view-or-copy modes: what the plan reads, the planned
+/// shape and reading order.
 pub(crate) type CopyFn<'c, A, D, E> =
-    &'c dyn Fn(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, E>, ReshapeError>;
+    &'c dyn Fn(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, E>, ReshapeError>;
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of a view: a view
 /// with the input's lifetime when the strides permit, else `copy`.
@@ -248,7 +248,7 @@ where
     if plan.view {
         return Ok(owned_with_layout(a, &plan.shape, &plan.signed_strides()));
     }
-    copy(&a, &plan.shape, plan.reading)
+    copy(plan.reads(&a), &plan.shape, plan.reading)
 }
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an `ArcArray`:
@@ -275,7 +275,7 @@ where
         let shape = a.shape().to_vec();
         return shared_contiguous(a, &plan).map_err(|e| reject(Rule::NeedsCopy, spec, &shape, &e));
     }
-    copy(&a, &plan.shape, plan.reading).map(Array::into_shared)
+    copy(plan.reads(&a), &plan.shape, plan.reading).map(Array::into_shared)
 }
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of a `CowArray`:

@@ -22,6 +22,7 @@ mod storage;
 
 pub(crate) use consuming::{arc_into_or, cow_into_or, owned_into_or, view_into_or};
 pub(crate) use storage::sealed;
+
 pub use storage::{Borrowed, IntoReshapeClone, IntoReshapeData};
 
 /// What a reshape will do: the target shape, the reading order, and whether the strides permit
@@ -40,6 +41,10 @@ pub(crate) struct Plan {
     /// The view repeats elements (an einops `repeat` broadcast): no mutable or owning view may
     /// take it.
     aliased: bool,
+    /// The input's axes as an einops pattern arranges them (split, permuted, broadcast):
+    /// their lengths and strides, which the solver reads in C order for the view and the copy
+    /// reads for a copy. `None` when the reshape reads the input as it is.
+    arranged: Option<(Small<usize>, Small<isize>)>,
 }
 
 impl Plan {
@@ -53,6 +58,7 @@ impl Plan {
             view: false,
             contiguous: false,
             aliased: false,
+            arranged: None,
         }
     }
 
@@ -66,9 +72,10 @@ impl Plan {
         shape: &[usize],
         strides: &[isize],
     ) -> Result<(), ReshapeError> {
-        spec.infer_into(shape, &mut self.shape)?;
-        if let Some(arranged) = spec.arrange(shape)? {
-            self.compute_arranged(&arranged, strides);
+        let mut arrangement = None;
+        spec.plan_into(shape, &mut self.shape, &mut arrangement)?;
+        if let Some(arrangement) = arrangement {
+            self.compute_arranged(&arrangement, strides);
             return Ok(());
         }
         self.reading = reading(shape, strides, spec.order());
@@ -92,12 +99,12 @@ impl Plan {
     /// The plan of an input rearranged before the reshape (an einops pattern): the input's
     /// strides split and permuted as `arranged` says, then read in C order as the target shape.
     #[inline(never)]
-    fn compute_arranged(&mut self, arranged: &Arrangement, strides: &[isize]) {
+    fn compute_arranged(&mut self, arrangement: &Arrangement, strides: &[isize]) {
         let mut split: Small<isize> = Small::new();
-        arranged.strides(strides, &mut split);
-        let shape = &arranged.shape;
+        arrangement.strides(strides, &mut split);
+        let shape = &arrangement.shape;
         self.reading = Reading::C;
-        self.aliased = arranged.aliases();
+        self.aliased = arrangement.aliases();
         self.contiguous = is_contiguous(shape, &split, Reading::C);
         self.view = self.contiguous || {
             self.strides.fill(0isize, self.shape.len());
@@ -111,6 +118,22 @@ impl Plan {
                 &mut self.strides,
             )
         };
+        self.arranged = Some((shape.clone(), split));
+    }
+
+    /// What a copy by this plan reads, for `a`, the array it was computed for: `a` itself, or
+    /// the view of its arranged axes (read in C order).
+    #[inline(always)]
+    pub(crate) fn reads<'a, A, D: Dimension>(&self, a: &'a ArrayRef<A, D>) -> Reads<'a, A, D> {
+        match &self.arranged {
+            None => Reads::Input(a),
+            // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0
+            // ones), so they address only its elements, which are readable for `'a`.
+            Some((shape, strides)) => Reads::Arranged(
+                unsafe { from_parts(a.as_ptr().cast_mut(), shape, strides) },
+                a.shape(),
+            ),
+        }
     }
 
     /// [`compute`](Self::compute) for a result that owns or mutates its elements: a view that
@@ -221,6 +244,26 @@ impl Plan {
     }
 }
 
+/// What a copy reads, from its plan: the input, or the view of its axes as an einops pattern
+/// arranges them, read in C order. (`pub` only because the sealed storage trait names it; the
+/// module is private, so it cannot be named outside the crate.)
+pub enum Reads<'a, A, D> {
+    /// The input as it is.
+    Input(&'a ArrayRef<A, D>),
+    /// The arranged view, and the input's shape (for errors).
+    Arranged(ArrayView<'a, A, IxDyn>, &'a [usize]),
+}
+
+impl<A, D: Dimension> Reads<'_, A, D> {
+    /// The shape of the input the plan was computed for.
+    pub(crate) fn input_shape(&self) -> &[usize] {
+        match self {
+            Reads::Input(a) => a.shape(),
+            Reads::Arranged(_, shape) => shape,
+        }
+    }
+}
+
 /// The two kinds of view a plan builds, read-only and mutable, through one builder
 /// ([`from_parts`]): ndarray's constructors of each.
 trait ViewKind<A, E: Dimension + 'static>: Sized {
@@ -271,7 +314,7 @@ impl<A, E: Dimension + 'static> ViewKind<A, E> for ArrayViewMut<'_, A, E> {
 unsafe fn view_or<'r, A, D, P>(
     a: &ArrayRef<A, D>,
     spec: &P,
-    copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+    copy: impl FnOnce(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
 ) -> Result<CowArray<'r, A, P::Rank>, ReshapeError>
 where
     D: Dimension,
@@ -283,7 +326,7 @@ where
         // SAFETY: a view plan for this array's layout, of the spec's rank: the view addresses
         // exactly this array's elements, readable for `'r` (the caller's contract).
         true => Ok(CowArray::from(unsafe { plan.view(a.as_ptr()) })),
-        false => copy(a, &plan.shape, plan.reading).map(CowArray::from),
+        false => copy(plan.reads(a), &plan.shape, plan.reading).map(CowArray::from),
     }
 }
 
@@ -319,9 +362,16 @@ macro_rules! borrowed_by_the_array {
             fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
                 a: &'s ArrayBase<Self, D>,
                 spec: &P,
-                copy: impl FnOnce(&ArrayRef<$elem, D>, &[usize], Reading) -> Result<Array<$elem, P::Rank>, ReshapeError>,
+                copy: impl FnOnce(Reads<'_, $elem, D>, &[usize], Reading) -> Result<Array<$elem, P::Rank>, ReshapeError>,
             ) -> Result<CowArray<'s, $elem, P::Rank>, ReshapeError> {
                 view_or_ref(a, spec, copy)
+            }
+
+            fn owned<'s, E: Dimension + 'static>(a: Array<$elem, E>) -> CowArray<'s, $elem, E>
+            where
+                Self: 's,
+            {
+                CowArray::from(a)
             }
 
             #[inline(always)]
@@ -354,10 +404,17 @@ impl<'a, A> Borrowed for ViewRepr<&'a A> {
     fn view_or<'s, D: Dimension, P: ShapeSpec + ?Sized>(
         a: &'s ArrayView<'a, A, D>,
         spec: &P,
-        copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+        copy: impl FnOnce(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
     ) -> Result<CowArray<'a, A, P::Rank>, ReshapeError> {
         // SAFETY: a view's elements are borrowed for `'a`, however briefly the view itself is.
         unsafe { view_or(a, spec, copy) }
+    }
+
+    fn owned<'s, E: Dimension + 'static>(a: Array<A, E>) -> CowArray<'a, A, E>
+    where
+        Self: 's,
+    {
+        CowArray::from(a)
     }
 
     #[inline(always)]
@@ -376,7 +433,7 @@ impl<'a, A> Borrowed for ViewRepr<&'a A> {
 pub(crate) fn view_or_ref<'s, A, D, P>(
     a: &'s ArrayRef<A, D>,
     spec: &P,
-    copy: impl FnOnce(&ArrayRef<A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
+    copy: impl FnOnce(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
 ) -> Result<CowArray<'s, A, P::Rank>, ReshapeError>
 where
     D: Dimension,
@@ -400,46 +457,69 @@ where
     unsafe { view(a, spec) }
 }
 
-/// The target shape and reading order of `spec` for `a`, without the stride solver: the modes
-/// that always copy.
-#[inline(always)]
-pub(crate) fn target<A, D, P>(
-    a: &ArrayRef<A, D>,
-    spec: &P,
-) -> Result<(Small<usize>, Reading), ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
-    let mut shape = Small::new();
-    spec.infer_into(a.shape(), &mut shape)?;
-    if spec.arrange(a.shape())?.is_some() {
-        return Ok((shape, Reading::C));
-    }
-    Ok((shape, reading(a.shape(), a.strides(), spec.order())))
-}
+/// A copy's target shape, reading order and what it reads.
+pub(crate) type CopyPlan<'a, A, D> = (Small<usize>, Reading, Reads<'a, A, D>);
 
-/// `a` with its axes split and permuted as `spec` arranges them (an einops pattern), as the
-/// view a copy reads in C order; `None` when the spec reads `a` as it is.
+/// The plan of `spec` for `a` without the stride solver, for the modes that always copy: the
+/// target shape, the reading order, and what the copy reads.
 #[inline(always)]
-pub(crate) fn arranged<'a, A, D, P>(
+pub(crate) fn copy_plan<'a, A, D, P>(
     a: &'a ArrayRef<A, D>,
     spec: &P,
-) -> Result<Option<ArrayView<'a, A, IxDyn>>, ReshapeError>
+) -> Result<CopyPlan<'a, A, D>, ReshapeError>
 where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let Some(arranged) = spec.arrange(a.shape())? else {
-        return Ok(None);
+    let (mut shape, mut arranged) = (Small::new(), None);
+    spec.plan_into(a.shape(), &mut shape, &mut arranged)?;
+    let Some(arrangement) = arranged else {
+        let reading = reading(a.shape(), a.strides(), spec.order());
+        return Ok((shape, reading, Reads::Input(a)));
     };
     let mut strides = Small::new();
-    arranged.strides(a.strides(), &mut strides);
+    arrangement.strides(a.strides(), &mut strides);
     // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0 ones), so
     // they address only its elements, which are readable for `'a`.
-    Ok(Some(unsafe {
-        from_parts(a.as_ptr().cast_mut(), &arranged.shape, &strides)
-    }))
+    let view = unsafe { from_parts(a.as_ptr().cast_mut(), &arrangement.shape, &strides) };
+    Ok((shape, Reading::C, Reads::Arranged(view, a.shape())))
+}
+
+/// `a` with its axes split as `split` says (each input axis into consecutive axes, in input
+/// order, as an einops pattern's left side splits it), or `None` when `split` is not such a
+/// split of `a` (checked: the view is only built from a valid one).
+pub(crate) fn split_view<'a, A, D: Dimension>(
+    a: &'a ArrayRef<A, D>,
+    split: &Arrangement,
+) -> Option<ArrayView<'a, A, IxDyn>> {
+    // Each input axis must be the product of its split axes, listed outer to inner with the
+    // `inner` factors of a C-order split.
+    let mut k = 0;
+    for (axis, &len) in a.shape().iter().enumerate() {
+        let mut product = 1usize;
+        let start = k;
+        while k < split.from.len() && matches!(split.from[k], Some((i, _)) if i == axis) {
+            k += 1;
+        }
+        for j in (start..k).rev() {
+            if split.from[j] != Some((axis, product)) {
+                return None;
+            }
+            product = product.checked_mul(split.shape[j])?;
+        }
+        if product != len && !(len == 0 && split.shape[start..k].contains(&0)) {
+            return None;
+        }
+    }
+    if k != split.from.len() || split.shape.len() != k {
+        return None;
+    }
+    let mut strides = Small::new();
+    split.strides(a.strides(), &mut strides);
+    // SAFETY: checked above: the split axes of each input axis multiply to its length with
+    // C-order factors, so every index of the split addresses an element of `a`, readable for
+    // `'a`.
+    Some(unsafe { from_parts(a.as_ptr().cast_mut(), &split.shape, &strides) })
 }
 
 /// The strict mutable view ([`ReshapeExt::reshape_view_mut`](crate::ReshapeExt::reshape_view_mut)).

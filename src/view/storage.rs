@@ -4,7 +4,7 @@
 //! [`ReshapeExt`](crate::ReshapeExt) can name it, and sealed: the crate's side of each is in
 //! [`sealed`], implemented where the work is done (`view`, `view::consuming`, `ext::dim`).
 
-use ndarray::{Array, ArrayBase, ArrayRef, Dimension};
+use ndarray::{Array, ArrayBase, Dimension};
 
 use crate::dialect::ShapeSpec;
 use crate::dims::Reading;
@@ -43,11 +43,16 @@ pub trait Borrowed: ndarray::Data + Sized {
         a: &'s ArrayBase<Self, D>,
         spec: &P,
         copy: impl FnOnce(
-            &ArrayRef<Self::Elem, D>,
+            super::Reads<'_, Self::Elem, D>,
             &[usize],
             Reading,
         ) -> Result<Array<Self::Elem, P::Rank>, ReshapeError>,
     ) -> Result<Self::Cow<'s, P::Rank>, ReshapeError>;
+
+    /// A fresh array as this storage's view-or-copy result.
+    fn owned<'s, E: Dimension + 'static>(a: Array<Self::Elem, E>) -> Self::Cow<'s, E>
+    where
+        Self: 's;
 
     /// The strict view of `a` reshaped by `spec`.
     fn view<'s, D: Dimension, P: ShapeSpec + ?Sized>(

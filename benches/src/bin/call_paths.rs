@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use ndarray::{s, Array, Array2, ArrayView2, ArrayView3, ArrayView4, Ix1, Ix2, Ix4, IxDyn};
-use ndarray_reshape::{Mx, Np, Order, ReshapeExt, ShapeSpec};
+use ndarray_reshape::{Mx, Np, Order, Rearrange, ReshapeExt, ShapeSpec};
 
 /// The inputs every path reads.
 struct Inputs<'a> {
@@ -20,6 +20,9 @@ struct Inputs<'a> {
     tiny: ArrayView2<'a, f32>,
     /// An 8 x 8 `f32` transpose, flattened: a 256-byte copy.
     small: ArrayView2<'a, f32>,
+    /// A kept einops pattern that splits the last axis of `contiguous` and swaps the middle two
+    /// (a view).
+    pattern: Rearrange,
 }
 
 /// One path: its name (`group/function`; `ndarray_*` functions are the baselines) and the call.
@@ -34,6 +37,12 @@ const PATHS: &[Path] = &[
         let spec = Np::new(black_box([4096, 4096]), Order::C);
         black_box(&x.contiguous).reshape_view(&spec).unwrap().len()
     }),
+    ("view_contiguous/reshape_np", |x| {
+        let v = black_box(&x.contiguous);
+        v.reshape_np(black_box(&[4096, 4096]), Order::C)
+            .unwrap()
+            .len()
+    }),
     ("view_contiguous/reshape_mx", |x| {
         let v = black_box(&x.contiguous);
         v.reshape_mx(black_box([-3, -3])).unwrap().len()
@@ -46,6 +55,23 @@ const PATHS: &[Path] = &[
         let spec = Np::new(black_box([4096, 4096]), Order::C);
         let v = black_box(&x.contiguous);
         v.reshape_view((&spec).dim::<Ix2>()).unwrap().len()
+    }),
+    ("view_rearrange/ndarray_to_shape_permuted_ixdyn", |x| {
+        let v = black_box(&x.contiguous);
+        let split = v.to_shape(black_box(IxDyn(&[64, 64, 64, 8, 8]))).unwrap();
+        split
+            .permuted_axes(black_box(IxDyn(&[0, 2, 1, 3, 4])))
+            .len()
+    }),
+    ("view_rearrange/reshape_with_kept", |x| {
+        let v = black_box(&x.contiguous);
+        v.reshape_with(black_box(&x.pattern)).unwrap().len()
+    }),
+    ("view_rearrange/rearrange", |x| {
+        let v = black_box(&x.contiguous);
+        v.rearrange(black_box("a b c (d e) -> a c b d e"), &[("e", 8)])
+            .unwrap()
+            .len()
     }),
     ("view_strided/ndarray_to_shape_ixdyn", |x| {
         let v = black_box(&x.strided);
@@ -106,6 +132,9 @@ fn main() {
         strided: a3.slice(s![..;-1, .., 1..;2]),
         tiny: a2.t(),
         small: a8.t(),
+        pattern: Rearrange::new("a b c (d e) -> a c b d e")
+            .unwrap()
+            .axis("e", 8),
     };
     let n: usize = std::env::var("N")
         .ok()

@@ -37,6 +37,8 @@ pub(crate) struct Recipe {
     right: Vec<Vec<usize>>,
     /// How many elementary axes come from the input (the rest are new, from `repeat`).
     from_input: usize,
+    /// Each elementary axis of the input: its input dim and its index in that dim's group.
+    at: Vec<Option<(usize, usize)>>,
 }
 
 impl Recipe {
@@ -73,6 +75,7 @@ impl Recipe {
             left: Vec::new(),
             right: Vec::new(),
             from_input: 0,
+            at: Vec::new(),
         };
         for item in &left.items {
             match item {
@@ -89,6 +92,12 @@ impl Recipe {
             }
         }
         r.from_input = r.keys.len();
+        r.at = vec![None; r.from_input];
+        for (dim, (ids, _)) in r.left.iter().enumerate() {
+            for (k, &id) in ids.iter().enumerate() {
+                r.at[id] = Some((dim, k));
+            }
+        }
         for a in &right.axes {
             if *a != Axis::Ellipsis && r.find(&Key::Axis(a.clone())).is_none() {
                 r.push_axis(a);
@@ -168,12 +177,11 @@ impl Recipe {
     /// The length of every elementary axis for `input`: each input dim's group lengths
     /// inferred as a reshape of that dim with at most one `-1` (so the failures and conditions
     /// are the dialects').
-    fn lengths<E: Extent>(&self, input: &[E], conds: &mut E::Conds) -> Result<Vec<E>, Fail> {
-        let mut lens: Vec<E> = self
-            .lens
-            .iter()
-            .map(|l| E::lit(l.map_or(1, len_of)))
-            .collect();
+    fn lengths<E: Extent>(&self, input: &[E], conds: &mut E::Conds) -> Result<Small<E>, Fail> {
+        let mut lens: Small<E> = Small::with_capacity(self.lens.len());
+        for l in &self.lens {
+            lens.push(E::lit(l.map_or(1, len_of)));
+        }
         let mut group: Small<E> = Small::new();
         for (i, (ids, text)) in self.left.iter().enumerate() {
             group.clear();
@@ -204,8 +212,20 @@ impl Recipe {
     ) -> Result<E::Conds, Fail> {
         let mut conds = E::Conds::default();
         let lens = self.lengths(input, &mut conds)?;
+        self.output_of(input, &lens, dims, &mut conds)?;
+        Ok(conds)
+    }
+
+    /// [`output`](Self::output) from the elementary lengths `lens` of `input`.
+    fn output_of<E: Extent>(
+        &self,
+        input: &[E],
+        lens: &[E],
+        dims: &mut Small<E>,
+        conds: &mut E::Conds,
+    ) -> Result<(), Fail> {
         dims.clear();
-        let mut size = E::size(input, &mut conds)?;
+        let mut size = E::size(input, conds)?;
         for len in &lens[self.from_input..] {
             size = size.merge(len.clone());
         }
@@ -215,30 +235,90 @@ impl Recipe {
                     .fold(E::lit(1), |p, &id| p.merge(lens[id].clone())),
             );
         }
-        E::finish(dims, None, size, &mut conds)?;
+        E::finish(dims, None, size, conds)
+    }
+
+    /// The output shape for `input` into `dims` and the arrangement that reads it, from one
+    /// inference of the elementary lengths: the plan of a reshape by the pattern.
+    pub(crate) fn plan(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        arranged: &mut Option<Arrangement>,
+    ) -> Result<(), Fail> {
+        let lens = self.lengths(input, &mut ())?;
+        self.output_of(input, &lens, dims, &mut ())?;
+        let a = arranged.get_or_insert_with(Arrangement::default);
+        self.arrange(&lens, a);
+        Ok(())
+    }
+
+    /// The input's axes split into the elementary axes (of lengths `lens`) and put in their
+    /// order on the right, with the axes `repeat` adds, into `a`: what the output merges,
+    /// group by group, in C order.
+    fn arrange(&self, lens: &[usize], a: &mut Arrangement) {
+        a.shape.clear();
+        a.from.clear();
+        for &id in self.right.iter().flatten() {
+            a.shape.push(lens[id]);
+            a.from.push(self.source(lens, id));
+        }
+    }
+
+    /// Where the elementary axis `id` comes from: its input dim and the product of the lengths
+    /// after it in its group (its stride in units of the input dim's stride); `None` for an
+    /// axis `repeat` adds.
+    fn source(&self, lens: &[usize], id: usize) -> Option<(usize, usize)> {
+        let (dim, k) = self.at.get(id).copied().flatten()?;
+        let ids = &self.left[dim].0;
+        let inner = ids[k + 1..]
+            .iter()
+            .fold(1usize, |p, &j| p.saturating_mul(lens[j]));
+        Some((dim, inner))
+    }
+
+    /// The output shape of a reduction of `input` into `dims`: each output group's product of
+    /// kept axes (no size to keep).
+    pub(crate) fn reduced<E: Extent>(
+        &self,
+        input: &[E],
+        dims: &mut Small<E>,
+    ) -> Result<E::Conds, Fail> {
+        let mut conds = E::Conds::default();
+        let lens = self.lengths(input, &mut conds)?;
+        dims.clear();
+        for ids in &self.right {
+            dims.push(
+                ids.iter()
+                    .fold(E::lit(1), |p, &id| p.merge(lens[id].clone())),
+            );
+        }
         Ok(conds)
     }
 
-    /// The input's axes split into the elementary axes and put in their order on the right,
-    /// with the axes `repeat` adds: what the output merges, group by group, in C order.
-    pub(crate) fn arrangement(&self, input: &[usize]) -> Result<Arrangement, Fail> {
+    /// The plan of a reduction of `input`: its output shape into `dims`, the input's axes split
+    /// into the elementary axes in input order into `split`, and the split axes kept, in their
+    /// order on the right, into `kept` (the others are reduced).
+    pub(crate) fn reduction(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        split: &mut Arrangement,
+        kept: &mut Small<usize>,
+    ) -> Result<(), Fail> {
+        self.reduced(input, dims)?;
         let lens = self.lengths(input, &mut ())?;
-        // Each elementary axis of the input: its input dim, and the product of the lengths
-        // after it in its group (its stride in units of the input dim's stride).
-        let mut from = vec![None; self.keys.len()];
-        for (i, (ids, _)) in self.left.iter().enumerate() {
-            let mut inner = 1usize;
-            for &id in ids.iter().rev() {
-                from[id] = Some((i, inner));
-                inner = inner.saturating_mul(lens[id]);
-            }
+        split.shape.clear();
+        split.from.clear();
+        for id in 0..self.from_input {
+            split.shape.push(lens[id]);
+            split.from.push(self.source(&lens, id));
         }
-        let mut a = Arrangement::default();
+        kept.clear();
         for &id in self.right.iter().flatten() {
-            a.shape.push(lens[id]);
-            a.from.push(from[id]);
+            kept.push(id);
         }
-        Ok(a)
+        Ok(())
     }
 }
 

@@ -2,19 +2,26 @@
 //! recipe an input rank turns it into (`recipe`): the elementary axes the input splits into,
 //! their order on the right, the axes `repeat` adds, and the output groups.
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use super::Rules;
 use crate::error::{Fail, Origin, ReshapeError};
 use crate::infer::Extent;
 use crate::layout::Arrangement;
-use crate::small::Small;
+use crate::small::{Small, INLINE};
 
+mod pack;
 mod pattern;
 mod recipe;
+mod reduce;
 
+pub use pack::{parse_shape, Pack, PackedDim};
 pub(crate) use pattern::Op;
 use pattern::Pattern;
+use recipe::Recipe;
+pub use reduce::{Reduce, Reduction};
 
 /// An einops pattern (`"b (h w) c -> b h w c"`) with the lengths given for its axes (`h=7`): a
 /// spec for `rearrange` or, made with [`Rearrange::repeat`], for `repeat`.
@@ -84,6 +91,8 @@ pub struct Rearrange {
     op: Op,
     pattern: Pattern,
     lengths: Vec<(Box<str>, usize)>,
+    /// The recipes of this pattern and these lengths, by input rank, computed on first use.
+    recipes: Recipes,
 }
 
 impl Rearrange {
@@ -120,16 +129,30 @@ impl Rearrange {
     }
 
     fn parse(text: &str, op: Op) -> Result<Rearrange, ReshapeError> {
-        let origin = Origin::Rearrange;
-        match pattern::parse(text, op) {
-            Ok(pattern) => Ok(Rearrange {
-                text: text.into(),
-                op,
-                pattern,
-                lengths: Vec::new(),
-            }),
-            Err(f) => Err(f.attach_no_input(origin, format!("{text:?}"))),
-        }
+        Rearrange::parsed(text, op).map_err(|f| {
+            let shown = match op {
+                Op::Repeat => format!("repeat {text:?}"),
+                Op::Reduce => format!("reduce {text:?}"),
+                Op::Rearrange => format!("{text:?}"),
+            };
+            f.attach_no_input(Origin::Rearrange, shown)
+        })
+    }
+
+    /// `text` read as a pattern for `op`.
+    pub(crate) fn parsed(text: &str, op: Op) -> Result<Rearrange, Fail> {
+        Ok(Rearrange {
+            text: text.into(),
+            op,
+            pattern: pattern::parse(text, op)?,
+            lengths: Vec::new(),
+            recipes: Recipes::default(),
+        })
+    }
+
+    /// The lengths given, in the order given.
+    pub(crate) fn lengths(&self) -> &[(Box<str>, usize)] {
+        &self.lengths
     }
 
     /// The same pattern with the length of the axis `name` given (einops' keyword arguments,
@@ -146,6 +169,7 @@ impl Rearrange {
             Some(l) => l.1 = length,
             None => self.lengths.push((name.into(), length)),
         }
+        self.recipes = Recipes::default();
         self
     }
 
@@ -163,8 +187,10 @@ impl Rearrange {
 
 impl fmt::Display for Rearrange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.op == Op::Repeat {
-            f.write_str("repeat ")?;
+        match self.op {
+            Op::Repeat => f.write_str("repeat ")?,
+            Op::Reduce => f.write_str("reduce ")?,
+            Op::Rearrange => {}
         }
         write!(f, "{:?}", &*self.text)?;
         for (name, len) in &self.lengths {
@@ -174,12 +200,11 @@ impl fmt::Display for Rearrange {
     }
 }
 
-super::dialect!(Rearrange as Origin::Rearrange, arranged by arrangement, permutes);
+super::dialect!(Rearrange as Origin::Rearrange, arranged by plan, permutes);
 
 impl Rules for Rearrange {
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
-        recipe.output(input, dims)
+        self.with_recipe(input.len(), |r| r.output(input, dims))
     }
 }
 
@@ -189,10 +214,114 @@ impl Rearrange {
         self.pattern.permutes()
     }
 
-    /// The input's axes split, put in their order on the right, and the new axes added.
-    fn arrangement(&self, input: &[usize]) -> Result<Option<Arrangement>, Fail> {
-        let recipe = recipe::Recipe::new(&self.pattern, self.op, &self.lengths, input.len())?;
-        recipe.arrangement(input).map(Some)
+    /// The target shape into `dims` and the arrangement of the input's axes (split, put in
+    /// their order on the right, the new axes added) into `arranged`, from one recipe.
+    fn plan(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        arranged: &mut Option<Arrangement>,
+    ) -> Result<(), Fail> {
+        self.with_recipe(input.len(), |r| r.plan(input, dims, arranged))
+    }
+
+    /// `f` of the recipe for inputs of rank `ndim`: the cached one, computed on first use.
+    #[inline]
+    pub(crate) fn with_recipe<T>(
+        &self,
+        ndim: usize,
+        f: impl FnOnce(&Recipe) -> Result<T, Fail>,
+    ) -> Result<T, Fail> {
+        let new = || Recipe::new(&self.pattern, self.op, &self.lengths, ndim);
+        match self.recipes.0.get(ndim) {
+            Some(cell) => f(cell.get_or_init(new).as_ref().map_err(Fail::clone)?),
+            None => f(&new()?),
+        }
+    }
+}
+
+/// How many patterns a thread keeps parsed for the pattern methods
+/// ([`ReshapeExt::rearrange`](crate::ReshapeExt::rearrange) and the others), as einops keeps
+/// its recipes.
+const RECENT: usize = 32;
+
+/// The lengths given with a pattern, as given.
+type Given = Vec<(Box<str>, usize)>;
+
+thread_local! {
+    /// This thread's recently used patterns with the lengths as given, most recent first.
+    static RECENT_SPECS: RefCell<Vec<(Arc<Rearrange>, Given)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+impl Rearrange {
+    /// The spec of `pattern` for `op` with the `lengths` given, from this thread's
+    /// [`RECENT`] patterns (parsed once, their recipes kept), so that a pattern method called
+    /// in a loop reads its pattern once.
+    pub(crate) fn recent(
+        op: Op,
+        pattern: &str,
+        lengths: &[(&str, usize)],
+    ) -> Result<Arc<Rearrange>, ReshapeError> {
+        let same = |(r, given): &(Arc<Rearrange>, Given)| {
+            r.op == op
+                && *r.text == *pattern
+                && given.len() == lengths.len()
+                && given
+                    .iter()
+                    .zip(lengths)
+                    .all(|((n, l), (m, k))| **n == **m && l == k)
+        };
+        let hit = RECENT_SPECS.with(|recent| {
+            let mut recent = recent.borrow_mut();
+            let i = recent.iter().position(same)?;
+            // Move it one place up: often used patterns gather at the front.
+            recent.swap(i, i.saturating_sub(1));
+            Some(Arc::clone(&recent[i.saturating_sub(1)].0))
+        });
+        if let Some(r) = hit {
+            return Ok(r);
+        }
+        let spec = lengths
+            .iter()
+            .fold(Rearrange::parse(pattern, op)?, |r, &(name, len)| {
+                r.axis(name, len)
+            });
+        let spec = Arc::new(spec);
+        let given = lengths.iter().map(|&(n, l)| (n.into(), l)).collect();
+        RECENT_SPECS.with(|recent| {
+            let mut recent = recent.borrow_mut();
+            recent.truncate(RECENT - 1);
+            recent.insert(0, (Arc::clone(&spec), given));
+        });
+        Ok(spec)
+    }
+}
+
+/// A pattern's recipes for the input ranks 0 to 8, each computed on first use (einops caches
+/// its recipes the same way): a kept [`Rearrange`] plans a call from its recipe without
+/// reading the pattern again (BENCHMARKS.md, "Patterns"). Not part of the spec's value: clones
+/// start empty, and two specs are equal whatever their caches hold.
+#[derive(Default)]
+struct Recipes([OnceLock<Result<Recipe, Fail>>; INLINE + 1]);
+
+impl Clone for Recipes {
+    fn clone(&self) -> Self {
+        Recipes::default()
+    }
+}
+
+impl PartialEq for Recipes {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Recipes {}
+
+impl fmt::Debug for Recipes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Recipes")
     }
 }
 

@@ -13,6 +13,8 @@ use crate::error::{Fail, Rule};
 pub(crate) enum Op {
     Rearrange,
     Repeat,
+    /// einops' `reduce`: axes only on the left are reduced.
+    Reduce,
 }
 
 /// One axis of a side: a name, an anonymous axis (a number of at least 2, distinct from every
@@ -38,11 +40,42 @@ pub(crate) struct Side {
     pub items: Vec<Item>,
     /// `Some(parenthesized)` when the side has the ellipsis.
     pub ellipsis: Option<bool>,
+    /// `Some(parenthesized)` when the side has a typed `…` (U+2026).
+    pub typed: Option<bool>,
+    /// Whether `_` is a name that may stand more than once (`parse_shape`).
+    pub underscore: bool,
     /// Every axis of the side (names, anonymous axes, the ellipsis), in the order written.
     pub axes: Vec<Axis>,
 }
 
+/// The dotted ellipsis (`...`) as one character while a side is read.
+const DOTS: char = '\u{1}';
+
+/// A typed ellipsis character (U+2026).
+const TYPED: char = '\u{2026}';
+
 impl Side {
+    /// The typed `…` of this side read as the ellipsis.
+    fn typed_is_ellipsis(&mut self) {
+        let typed = Axis::Name(TYPED.to_string().into());
+        for a in self.axes.iter_mut().filter(|a| **a == typed) {
+            *a = Axis::Ellipsis;
+        }
+        for item in &mut self.items {
+            match item {
+                Item::Group(g) if g.len() == 1 && g[0] == typed && self.typed == Some(false) => {
+                    *item = Item::Ellipsis;
+                }
+                Item::Group(g) => g
+                    .iter_mut()
+                    .filter(|a| **a == typed)
+                    .for_each(|a| *a = Axis::Ellipsis),
+                Item::Ellipsis => {}
+            }
+        }
+        self.ellipsis = self.typed.take();
+    }
+
     /// Whether the side has a number of at least 2 (einops: `has_non_unitary_anonymous_axes`).
     pub(crate) fn has_anonymous(&self) -> bool {
         self.axes.iter().any(|a| matches!(a, Axis::Anon { .. }))
@@ -88,12 +121,23 @@ pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
         return Err(Fail::whole(Rule::BadPattern, why));
     };
     let mut anon = 0;
-    let left = side(&pattern[..at], 0, &mut anon)?;
-    let right = side(
+    let left = side(&pattern[..at], 0, &mut anon, false)?;
+    let mut right = side(
         &pattern[at + 2..],
         pattern[..at].chars().count() + 2,
         &mut anon,
+        false,
     )?;
+    // einops reads a typed `…` as its ellipsis: on a side without `...` it has no ellipsis
+    // (so `… -> ... 1` fails), yet a right side's `…` is the left side's `...`.
+    if left.typed == Some(true) {
+        return Err(bad_whole(
+            "the left side may not put the ellipsis in parentheses",
+        ));
+    }
+    if left.ellipsis.is_some() && right.typed.is_some() {
+        right.typed_is_ellipsis();
+    }
     if left.ellipsis.is_none() && right.ellipsis.is_some() {
         return Err(bad_whole("an ellipsis on the right needs one on the left"));
     }
@@ -113,6 +157,14 @@ pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
             if let Some(a) = one_side(&left, &right).or_else(|| one_side(&right, &left)) {
                 return Err(bad_whole(format!(
                     "{} stands on one side only; rearrange keeps every axis",
+                    shown(&a)
+                )));
+            }
+        }
+        Op::Reduce => {
+            if let Some(a) = one_side(&right, &left) {
+                return Err(bad_whole(format!(
+                    "{} stands on the right only; reduce adds no axis",
                     shown(&a)
                 )));
             }
@@ -150,7 +202,12 @@ fn bad_at(at: usize, why: impl Into<String>) -> Fail {
 
 /// One side, starting at character `base` of the pattern (positions in failures count
 /// characters of the whole pattern).
-fn side(text: &str, base: usize, anon: &mut usize) -> Result<Side, Fail> {
+pub(crate) fn side(
+    text: &str,
+    base: usize,
+    anon: &mut usize,
+    underscore: bool,
+) -> Result<Side, Fail> {
     if text.contains('.') {
         let dots = text.matches('.').count();
         if !text.contains("...") {
@@ -163,12 +220,16 @@ fn side(text: &str, base: usize, anon: &mut usize) -> Result<Side, Fail> {
     let mut s = Side {
         items: Vec::new(),
         ellipsis: None,
+        typed: None,
+        underscore,
         axes: Vec::new(),
     };
     let mut group: Option<Vec<Axis>> = None;
     let mut word = String::new();
     let mut start = 0;
-    // The one `...` (checked above) reads as a single character, einops' `…`.
+    // The one `...` (checked above) reads as a single character, `DOTS`. A typed `…` is
+    // another character: einops reads it as an ellipsis only where the left side has one
+    // written `...` (see `parse`).
     let mut dots = 0;
     for (i, c) in text.chars().enumerate() {
         let at = base + i;
@@ -177,7 +238,7 @@ fn side(text: &str, base: usize, anon: &mut usize) -> Result<Side, Fail> {
                 dots += 1;
                 continue;
             }
-            '.' => '\u{2026}',
+            '.' => DOTS,
             c => c,
         };
         if c == '(' || c == ')' || c == ' ' {
@@ -195,9 +256,9 @@ fn side(text: &str, base: usize, anon: &mut usize) -> Result<Side, Fail> {
                 },
                 _ => {}
             }
-        } else if c.is_alphanumeric() || c == '_' || c == '\u{2026}' {
+        } else if c.is_alphanumeric() || c == '_' || c == DOTS || c == TYPED {
             if word.is_empty() {
-                start = if c == '\u{2026}' { at - 2 } else { at };
+                start = if c == DOTS { at - 2 } else { at };
             }
             word.push(c);
         } else {
@@ -221,8 +282,14 @@ fn add(
     at: usize,
     anon: &mut usize,
 ) -> Result<(), Fail> {
-    let axis = if word == "\u{2026}" {
+    let axis = if word.starts_with(DOTS) && word.len() == DOTS.len_utf8() {
         Axis::Ellipsis
+    } else if word.starts_with(TYPED) && word.len() == TYPED.len_utf8() {
+        // An axis named `…` (an ellipsis only if the left side has `...`: see `parse`).
+        s.typed = Some(group.is_some());
+        Axis::Name(word.into())
+    } else if word == "_" && s.underscore {
+        Axis::Name(word.into())
     } else if word.chars().all(|c| c.is_ascii_digit()) {
         match word.parse::<usize>() {
             Ok(1) => {
@@ -240,10 +307,20 @@ fn add(
             Err(_) => return Err(bad_at(at, format!("anonymous axis {word} is too long"))),
         }
     } else {
-        check_name(&word).map_err(|why| bad_at(at, format!("{word:?} is no axis name: {why}")))?;
+        check_name(&word).map_err(|why| {
+            let word = word.replace(DOTS, "...");
+            bad_at(at, format!("{word:?} is no axis name: {why}"))
+        })?;
         Axis::Name(word.into())
     };
-    if s.axes.contains(&axis) {
+    let typed = Axis::Name(TYPED.to_string().into());
+    let twice = match &axis {
+        Axis::Ellipsis => s.axes.contains(&typed),
+        a if *a == typed => s.ellipsis.is_some(),
+        Axis::Name(n) if &**n == "_" => false,
+        _ => false,
+    };
+    if twice || (s.axes.contains(&axis) && axis != Axis::Name("_".into())) {
         return Err(bad_at(
             at,
             format!("{} stands twice on one side", shown(&axis)),

@@ -1,0 +1,241 @@
+//! The element types einops' `reduce` takes ([`Reducible`]) and the arithmetic of each
+//! reduction on them: NumPy's values (integers wrap, `max`/`min` of floats propagate NaN,
+//! `max`/`min` of `bool` are `any`/`all`), accumulated in `f32` for the half types.
+
+use crate::dialect::Reduction;
+
+/// An element type einops' `reduce` takes: the integers (`i8` to `i64`, `u8` to `u64`,
+/// `isize`, `usize`), `f32`, `f64`, `bool`, and with the `half` feature `half::f16` and
+/// `half::bf16`. Sealed.
+///
+/// Which [`Reduction`]s apply follows NumPy: all but [`Mean`](Reduction::Mean) on integers
+/// (einops refuses a mean of integers), all but [`Any`](Reduction::Any) and
+/// [`All`](Reduction::All) on floats (convert with `mapv(|v| v != 0.0)` first), and
+/// [`Max`](Reduction::Max), [`Min`](Reduction::Min), [`Any`](Reduction::Any) and
+/// [`All`](Reduction::All) on `bool` (convert to an integer type to count).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::{Reduction, ReshapeExt};
+///
+/// let t = array![[true, false], [true, true]];
+/// assert_eq!(t.reduce("a b -> b", Reduction::All, &[])?, array![true, false].into_dyn());
+/// assert!(t.reduce("a b -> b", Reduction::Sum, &[]).is_err()); // count with integers
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+pub trait Reducible: sealed::Element {}
+
+pub(crate) mod sealed {
+    use super::Acc;
+    use crate::dialect::Reduction;
+
+    /// The crate's side of [`Reducible`](super::Reducible).
+    pub trait Element: Copy + Send + Sync + 'static {
+        /// What a reduction accumulates in.
+        type Acc: Acc;
+
+        fn load(self) -> Self::Acc;
+
+        fn store(a: Self::Acc) -> Self;
+
+        /// Why `r` does not apply to this type, if it does not.
+        fn refuses(r: Reduction) -> Option<&'static str>;
+    }
+}
+
+/// The arithmetic of an accumulator type: the identities and operations of the reductions.
+/// (`pub` only because the sealed element trait names it; the module is private, so it
+/// cannot be named outside the crate.)
+pub trait Acc: Copy + Default + Send + Sync + 'static {
+    const ZERO: Self;
+    const ONE: Self;
+    /// The identity of `max`: the lowest value (`-inf` for floats).
+    const LOWEST: Self;
+    /// The identity of `min`.
+    const HIGHEST: Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn max_of(self, o: Self) -> Self;
+    fn min_of(self, o: Self) -> Self;
+    /// The mean of a sum of `n` elements (floats only; never called on others).
+    fn mean(self, n: usize) -> Self;
+}
+
+macro_rules! int_acc {
+    ($($t:ty),*) => {$(
+        impl Acc for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            const LOWEST: Self = <$t>::MIN;
+            const HIGHEST: Self = <$t>::MAX;
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+            #[inline(always)]
+            fn max_of(self, o: Self) -> Self { if o > self { o } else { self } }
+            #[inline(always)]
+            fn min_of(self, o: Self) -> Self { if o < self { o } else { self } }
+            #[inline(always)]
+            fn mean(self, _: usize) -> Self { self }
+        }
+
+        impl sealed::Element for $t {
+            type Acc = $t;
+            #[inline(always)]
+            fn load(self) -> $t { self }
+            #[inline(always)]
+            fn store(a: $t) -> $t { a }
+            fn refuses(r: Reduction) -> Option<&'static str> {
+                match r {
+                    Reduction::Mean => Some("a mean needs a floating-point element type, as in einops; convert the integers first"),
+                    Reduction::Any | Reduction::All => Some("any and all take bool elements; compare the numbers with zero first"),
+                    _ => None,
+                }
+            }
+        }
+
+        impl Reducible for $t {}
+    )*};
+}
+
+int_acc!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! float_acc {
+    ($($t:ty),*) => {$(
+        impl Acc for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const LOWEST: Self = <$t>::NEG_INFINITY;
+            const HIGHEST: Self = <$t>::INFINITY;
+            #[inline(always)]
+            fn add(self, o: Self) -> Self { self + o }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self { self * o }
+            // NumPy's maximum: a NaN on either side is the result.
+            #[inline(always)]
+            fn max_of(self, o: Self) -> Self { if o > self || o.is_nan() { o } else { self } }
+            #[inline(always)]
+            fn min_of(self, o: Self) -> Self { if o < self || o.is_nan() { o } else { self } }
+            #[inline(always)]
+            fn mean(self, n: usize) -> Self { self / n as $t }
+        }
+    )*};
+}
+
+float_acc!(f32, f64);
+
+/// `refuses` of a floating-point type.
+fn float_refuses(r: Reduction) -> Option<&'static str> {
+    match r {
+        Reduction::Any | Reduction::All => {
+            Some("any and all take bool elements; compare the numbers with zero first")
+        }
+        _ => None,
+    }
+}
+
+macro_rules! float_element {
+    ($t:ty, $acc:ty, $load:expr, $store:expr) => {
+        impl sealed::Element for $t {
+            type Acc = $acc;
+            #[inline(always)]
+            fn load(self) -> $acc {
+                $load(self)
+            }
+            #[inline(always)]
+            fn store(a: $acc) -> $t {
+                $store(a)
+            }
+            fn refuses(r: Reduction) -> Option<&'static str> {
+                float_refuses(r)
+            }
+        }
+
+        impl Reducible for $t {}
+    };
+}
+
+float_element!(f32, f32, |v| v, |a| a);
+float_element!(f64, f64, |v| v, |a| a);
+#[cfg(feature = "half")]
+float_element!(half::f16, f32, half::f16::to_f32, half::f16::from_f32);
+#[cfg(feature = "half")]
+float_element!(half::bf16, f32, half::bf16::to_f32, half::bf16::from_f32);
+
+impl Acc for bool {
+    const ZERO: Self = false;
+    const ONE: Self = true;
+    const LOWEST: Self = false;
+    const HIGHEST: Self = true;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline(always)]
+    fn max_of(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    fn min_of(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline(always)]
+    fn mean(self, _: usize) -> Self {
+        self
+    }
+}
+
+impl sealed::Element for bool {
+    type Acc = bool;
+    #[inline(always)]
+    fn load(self) -> bool {
+        self
+    }
+    #[inline(always)]
+    fn store(a: bool) -> bool {
+        a
+    }
+    fn refuses(r: Reduction) -> Option<&'static str> {
+        match r {
+            Reduction::Sum | Reduction::Prod => Some(
+                "NumPy sums and multiplies bools as int64; convert them to an integer type first",
+            ),
+            Reduction::Mean => Some(
+                "a mean needs a floating-point element type, as in einops; convert the bools first",
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl Reducible for bool {}
+
+/// One reduction as a binary operation with its identity, for the kernels to be generic over.
+pub(crate) trait Op<T: Acc>: Copy + Send + Sync {
+    const ID: T;
+    fn f(a: T, b: T) -> T;
+}
+
+macro_rules! op {
+    ($name:ident, $id:ident, $f:ident) => {
+        #[derive(Clone, Copy)]
+        pub(crate) struct $name;
+        impl<T: Acc> Op<T> for $name {
+            const ID: T = T::$id;
+            #[inline(always)]
+            fn f(a: T, b: T) -> T {
+                a.$f(b)
+            }
+        }
+    };
+}
+
+op!(SumOp, ZERO, add);
+op!(ProdOp, ONE, mul);
+op!(MaxOp, LOWEST, max_of);
+op!(MinOp, HIGHEST, min_of);

@@ -1,0 +1,504 @@
+//! einops' `pack` and `unpack` patterns ([`Pack`]) and `parse_shape`: shapes only, no data.
+
+use std::fmt;
+
+use super::pattern::{check_name, side, Axis, Item};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::sym::{equals, Condition, Exact, SymDim};
+
+/// An einops `pack` / `unpack` pattern (`"b * c"`): axis names split on whitespace with exactly
+/// one `*`, the axes the inputs pack into one. The names before and after the `*` are the
+/// fixed axes every input shares; the `*` stands for any number of axes (none included),
+/// flattened into one.
+///
+/// The shapes of [`pack`](crate::pack) and [`ReshapeExt::unpack`](crate::ReshapeExt::unpack),
+/// without data, for graph compilers: [`pack_shapes`](Self::pack_shapes),
+/// [`unpack_shapes`](Self::unpack_shapes), and [`pack_symbolic`](Self::pack_symbolic).
+///
+/// # Errors
+///
+/// [`BadPattern`](ReshapeError::BadPattern) from [`new`](Self::new), in einops' order: a name
+/// twice (two `*` included), no `*`, a name that is no axis name (`...`, brackets, numbers,
+/// a leading or trailing `_`).
+///
+/// # Examples
+///
+/// ```
+/// use ndarray_reshape::Pack;
+///
+/// let p = Pack::new("b * c")?;
+/// let (shape, packed) = p.pack_shapes(&[&[2, 3, 5], &[2, 5], &[2, 4, 2, 5]])?;
+/// assert_eq!(shape, vec![2, 12, 5]);
+/// assert_eq!(packed, vec![vec![3], vec![], vec![4, 2]]);
+/// assert_eq!(p.unpack_shapes(&[2, 12, 5], &[vec![3], vec![], vec![4, -1]])?[2], vec![2, 4, 2, 5]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pack {
+    text: Box<str>,
+    /// The fixed axes before the `*`, and after it.
+    before: usize,
+    after: usize,
+}
+
+impl Pack {
+    /// A pack pattern.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::BadPattern`], naming the pattern and the axis at fault.
+    ///
+    /// ```
+    /// use ndarray_reshape::Pack;
+    /// assert!(Pack::new("b * c").is_ok());
+    /// assert!(Pack::new("b * * c").is_err()); // * twice
+    /// assert!(Pack::new("b c").is_err()); // no *
+    /// assert!(Pack::new("b ... *").is_err());
+    /// ```
+    pub fn new(pattern: &str) -> Result<Pack, ReshapeError> {
+        let bad = |why: String| {
+            Fail::whole(Rule::BadPattern, why)
+                .attach_no_input(Origin::Rearrange, format!("pack {pattern:?}"))
+        };
+        let axes: Vec<&str> = pattern.split_whitespace().collect();
+        for (i, a) in axes.iter().enumerate() {
+            if axes[..i].contains(a) {
+                return Err(bad(format!("{a} stands twice in the pattern")));
+            }
+        }
+        let Some(star) = axes.iter().position(|&a| a == "*") else {
+            return Err(bad(
+                "a pack pattern has one * for the packed axes; there is none".into(),
+            ));
+        };
+        for a in axes.iter().filter(|&&a| a != "*") {
+            if let Err(why) = check_name(a) {
+                return Err(bad(format!("{a:?} is no axis name: {why}")));
+            }
+        }
+        Ok(Pack {
+            text: pattern.into(),
+            before: star,
+            after: axes.len() - star - 1,
+        })
+    }
+
+    /// The pattern as written.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::Pack::new("b * c")?.pattern(), "b * c");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn pattern(&self) -> &str {
+        &self.text
+    }
+
+    /// The shape of the packed array and the packed shapes (the dims each input's `*` stands
+    /// for) of inputs of the shapes `inputs`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::PatternRank`] for an input with fewer dims than the pattern has names,
+    /// [`ReshapeError::DimMismatch`] for fixed axes that differ from the first input's,
+    /// [`ReshapeError::BadPattern`] for no input at all (einops reads the first),
+    /// [`ReshapeError::Overflow`] for a packed axis past `isize::MAX`.
+    ///
+    /// ```
+    /// use ndarray_reshape::Pack;
+    /// let p = Pack::new("* d")?;
+    /// assert_eq!(p.pack_shapes(&[&[197, 768], &[768]])?.0, vec![198, 768]);
+    /// assert!(p.pack_shapes(&[&[197, 768], &[512]]).is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn pack_shapes(
+        &self,
+        inputs: &[&[usize]],
+    ) -> Result<(Vec<usize>, Vec<Vec<usize>>), ReshapeError> {
+        let Some(first) = inputs.first() else {
+            return Err(
+                Fail::whole(Rule::BadPattern, "pack takes at least one array").attach(
+                    Origin::Rearrange,
+                    &[],
+                    self,
+                ),
+            );
+        };
+        let mut packed = Vec::with_capacity(inputs.len());
+        let mut total = 0usize;
+        for (i, &shape) in inputs.iter().enumerate() {
+            let fail = |f: Fail| f.attach(Origin::Rearrange, shape, self);
+            let min = self.before + self.after;
+            if shape.len() < min {
+                let why = format!(
+                    "input {i} has {} dims; the pattern names {min} fixed axes",
+                    shape.len()
+                );
+                return Err(fail(Fail::at(Rule::PatternRank, i, why)));
+            }
+            let end = shape.len() - self.after;
+            // Every shape here has at least `before + after` dims (the first was checked first).
+            let fixed = |s: &[usize]| -> Vec<usize> {
+                let e = s.len() - self.after;
+                s[..self.before].iter().chain(&s[e..]).copied().collect()
+            };
+            if fixed(shape) != fixed(first) {
+                let why = format!(
+                    "input {i}'s fixed axes {:?} differ from input 0's {:?}",
+                    fixed(shape),
+                    fixed(first)
+                );
+                return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
+            }
+            let part = &shape[self.before..end];
+            let n = part.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+            total = match n.and_then(|n| total.checked_add(n)) {
+                Some(t) if t <= isize::MAX as usize => t,
+                _ => {
+                    let why = "the packed axis is longer than isize::MAX".to_owned();
+                    return Err(fail(Fail::at(Rule::Overflow, i, why)));
+                }
+            };
+            packed.push(part.to_vec());
+        }
+        let mut shape = first[..self.before].to_vec();
+        shape.push(total);
+        shape.extend_from_slice(&first[first.len() - self.after..]);
+        Ok((shape, packed))
+    }
+
+    /// [`pack_shapes`](Self::pack_shapes) on symbolic dims: the packed axis is the sum of the
+    /// products of each input's `*` dims. Fixed axes must be equal as expressions; where they
+    /// are not, the result holds under conditions that they are equal.
+    ///
+    /// # Errors
+    ///
+    /// As [`pack_shapes`](Self::pack_shapes), for fixed axes that differ for every value.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Pack, SymDim};
+    /// let (b, n) = (SymDim::sym("B"), SymDim::sym("N"));
+    /// let d = SymDim::from(768);
+    /// let (shape, conds) = Pack::new("b * d")?
+    ///     .pack_symbolic(&[vec![b.clone(), d.clone()], vec![b.clone(), n.clone(), d.clone()]])?;
+    /// assert_eq!(shape, vec![b, n + SymDim::from(1), d]);
+    /// assert!(conds.is_empty());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn pack_symbolic(
+        &self,
+        inputs: &[Vec<SymDim>],
+    ) -> Result<(Vec<SymDim>, Vec<Condition>), ReshapeError> {
+        let Some(first) = inputs.first() else {
+            return Err(
+                Fail::whole(Rule::BadPattern, "pack takes at least one array").attach(
+                    Origin::Rearrange,
+                    &[],
+                    self,
+                ),
+            );
+        };
+        let mut conds: Vec<Condition> = Vec::new();
+        let mut total = SymDim::from(0);
+        for (i, shape) in inputs.iter().enumerate() {
+            let fail = |f: Fail| f.attach_sym(Origin::Rearrange, shape, self);
+            if shape.len() < self.before + self.after || first.len() < self.before + self.after {
+                let why = format!("input {i} has {} dims; the pattern names more", shape.len());
+                return Err(fail(Fail::at(Rule::PatternRank, i, why)));
+            }
+            let end = shape.len() - self.after;
+            let pairs = shape[..self.before]
+                .iter()
+                .zip(&first[..self.before])
+                .chain(shape[end..].iter().zip(&first[first.len() - self.after..]));
+            for (d, f) in pairs {
+                if d == f {
+                    continue;
+                }
+                match equals(d, f) {
+                    Exact::Always => {}
+                    Exact::Sometimes(c) => {
+                        if !conds.contains(&c) {
+                            conds.push(c);
+                        }
+                    }
+                    Exact::Never => {
+                        let why = format!("input {i}'s fixed axis {d} differs from input 0's {f}");
+                        return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
+                    }
+                }
+            }
+            let part = shape[self.before..end]
+                .iter()
+                .fold(SymDim::from(1), |p, d| &p * d);
+            total = &total + &part;
+        }
+        let mut out = first[..self.before].to_vec();
+        out.push(total);
+        out.extend_from_slice(&first[first.len() - self.after..]);
+        Ok((out, conds))
+    }
+
+    /// The shapes [`unpack`](crate::ReshapeExt::unpack) gives for a packed array of shape
+    /// `packed` and the packed shapes `shapes`, where one shape may hold one `-1` (inferred,
+    /// as einops does, from the packed axis's length).
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::PatternRank`] when `packed` has another rank than the pattern's names
+    /// and the `*`, [`ReshapeError::MultipleInfer`] for `-1` in more than one shape or twice
+    /// in one, [`ReshapeError::BadValue`] for another negative length,
+    /// [`ReshapeError::DimMismatch`] when the shapes do not fill the packed axis exactly,
+    /// [`ReshapeError::InferNotDivisible`] when the `-1` has no whole length.
+    ///
+    /// ```
+    /// use ndarray_reshape::Pack;
+    /// let p = Pack::new("* d")?;
+    /// assert_eq!(p.unpack_shapes(&[198, 768], &[vec![], vec![-1]])?, vec![vec![768], vec![197, 768]]);
+    /// assert!(p.unpack_shapes(&[198, 768], &[vec![], vec![196]]).is_err());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn unpack_shapes<T: PackedDim>(
+        &self,
+        packed: &[usize],
+        shapes: &[Vec<T>],
+    ) -> Result<Vec<Vec<usize>>, ReshapeError> {
+        Ok(self
+            .split(packed, shapes)?
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect())
+    }
+
+    /// Each part of an unpack: its range on the packed axis and its shape.
+    pub(crate) fn split<T: PackedDim>(
+        &self,
+        packed: &[usize],
+        shapes: &[Vec<T>],
+    ) -> Result<Vec<Part>, ReshapeError> {
+        let fail = |f: Fail| f.attach(Origin::Rearrange, packed, self);
+        if packed.len() != self.before + self.after + 1 {
+            let why = format!(
+                "the packed array has {} dims; the pattern names {} and the *",
+                packed.len(),
+                self.before + self.after
+            );
+            return Err(fail(Fail::whole(Rule::PatternRank, why)));
+        }
+        if shapes.is_empty() {
+            // No parts asked for: einops gives none, whatever the axis holds.
+            return Ok(Vec::new());
+        }
+        let axis = packed[self.before];
+        // Each shape's entries (`None` for its -1) and its length (`None` when unknown).
+        let mut parts: Vec<Vec<Option<usize>>> = Vec::with_capacity(shapes.len());
+        let mut unknown = None;
+        for (i, s) in shapes.iter().enumerate() {
+            let mut dims = Vec::with_capacity(s.len());
+            for &d in s {
+                dims.push(match d.value() {
+                    Some(v) => Some(v),
+                    None if d.is_minus_one() => None,
+                    None => {
+                        let why = format!("packed shape {i} holds {d:?}, neither a length nor -1");
+                        return Err(fail(Fail::at(Rule::BadValue, i, why)));
+                    }
+                });
+            }
+            let infer = dims.iter().filter(|d| d.is_none()).count();
+            if infer > 0 {
+                if infer > 1 || unknown.is_some() {
+                    let why = "one -1 among the packed shapes, which einops infers".to_owned();
+                    return Err(fail(Fail::at(Rule::MultipleInfer, i, why)));
+                }
+                unknown = Some(i);
+            }
+            parts.push(dims);
+        }
+        let product = |dims: &[Option<usize>]| {
+            dims.iter()
+                .flatten()
+                .try_fold(1usize, |p, &d| p.checked_mul(d))
+        };
+        let mut known = 0usize;
+        for (i, dims) in parts.iter().enumerate() {
+            if Some(i) == unknown {
+                continue;
+            }
+            known = product(dims)
+                .and_then(|n| known.checked_add(n))
+                .unwrap_or(usize::MAX);
+        }
+        let mismatch = |why: String| fail(Fail::whole(Rule::DimMismatch, why));
+        let mut lengths: Vec<usize> = parts.iter().map(|d| product(d).unwrap_or(0)).collect();
+        match unknown {
+            None if known != axis => {
+                return Err(mismatch(format!(
+                    "the packed shapes hold {known} along the packed axis, which has {axis}"
+                )))
+            }
+            None => {}
+            Some(u) => {
+                let Some(left) = axis.checked_sub(known) else {
+                    return Err(mismatch(format!(
+                        "the packed shapes hold {known} besides the -1, more than the packed \
+                         axis's {axis}"
+                    )));
+                };
+                let of = product(&parts[u]).unwrap_or(usize::MAX);
+                if of == 0 || left % of != 0 {
+                    let why = format!(
+                        "packed shape {u}: {left} left on the packed axis is no multiple of its \
+                         other dims' {of}"
+                    );
+                    return Err(fail(Fail::at(Rule::InferNotDivisible, u, why)));
+                }
+                for d in parts[u].iter_mut().filter(|d| d.is_none()) {
+                    *d = Some(left / of);
+                }
+                lengths[u] = left;
+            }
+        }
+        let mut out = Vec::with_capacity(parts.len());
+        let mut at = 0;
+        for (dims, len) in parts.iter().zip(lengths) {
+            let mut shape = packed[..self.before].to_vec();
+            shape.extend(dims.iter().flatten());
+            shape.extend_from_slice(&packed[self.before + 1..]);
+            out.push((at..at + len, shape));
+            at += len;
+        }
+        Ok(out)
+    }
+
+    /// The index of the packed axis.
+    pub(crate) fn axis(&self) -> usize {
+        self.before
+    }
+}
+
+impl fmt::Display for Pack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pack {:?}", &*self.text)
+    }
+}
+
+/// One part of an unpack: its range on the packed axis and its shape.
+pub(crate) type Part = (std::ops::Range<usize>, Vec<usize>);
+
+/// A length of a packed shape given to [`unpack`](crate::ReshapeExt::unpack): `usize` (as
+/// [`pack`](crate::pack) gives them), or a signed integer where `-1` is the one length einops
+/// infers. Sealed.
+///
+/// ```
+/// use ndarray_reshape::{Pack, PackedDim};
+/// assert_eq!(3usize.value(), Some(3));
+/// assert_eq!((-1i64).value(), None);
+/// assert!((-1i32).is_minus_one());
+/// ```
+pub trait PackedDim: Copy + fmt::Debug + sealed::Sealed {
+    /// The length, when it is one.
+    fn value(self) -> Option<usize>;
+
+    /// Whether it is `-1`, the length to infer.
+    fn is_minus_one(self) -> bool;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! packed_dim {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl PackedDim for $t {
+            fn value(self) -> Option<usize> {
+                usize::try_from(self).ok()
+            }
+            #[allow(unused_comparisons)]
+            fn is_minus_one(self) -> bool {
+                i64::try_from(self).ok() == Some(-1)
+            }
+        }
+    )*};
+}
+
+packed_dim!(usize, u64, u32, isize, i64, i32);
+
+/// einops' `parse_shape(x, pattern)`: the lengths of `shape` named by the pattern, in the
+/// pattern's order. `_` skips an axis (and may stand more than once), `1`, `()` or `(1)` demand
+/// a unit axis, a number demands that length, `(a)` is `a`, and an ellipsis stands for any
+/// number of axes, which it skips.
+///
+/// # Errors
+///
+/// [`ReshapeError::BadPattern`] for a pattern that does not parse or has a group of two axes
+/// or a parenthesized ellipsis, [`ReshapeError::PatternRank`] for another number of dims,
+/// [`ReshapeError::DimMismatch`] for a unit or number against another length.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray_reshape::parse_shape;
+///
+/// let named = parse_shape(&[2, 3, 224, 224], "batch _ h w")?;
+/// assert_eq!(named, vec![("batch".to_string(), 2), ("h".to_string(), 224), ("w".to_string(), 224)]);
+/// assert_eq!(parse_shape(&[8, 1, 5], "b 1 ...")?, vec![("b".to_string(), 8)]);
+/// assert!(parse_shape(&[8, 2], "b 1").is_err());
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+pub fn parse_shape(shape: &[usize], pattern: &str) -> Result<Vec<(String, usize)>, ReshapeError> {
+    let fail = |f: Fail| f.attach(Origin::Rearrange, shape, format!("parse_shape {pattern:?}"));
+    let s = side(pattern, 0, &mut 0, true).map_err(fail)?;
+    if s.ellipsis == Some(true) {
+        return Err(fail(Fail::whole(
+            Rule::BadPattern,
+            "parse_shape takes no ellipsis in parentheses",
+        )));
+    }
+    if let Some(g) = s
+        .items
+        .iter()
+        .find(|i| matches!(i, Item::Group(g) if g.len() > 1))
+    {
+        let why = format!("parse_shape takes no group of axes: {g:?}");
+        return Err(fail(Fail::whole(Rule::BadPattern, why)));
+    }
+    let fixed = s.items.len() - usize::from(s.ellipsis.is_some());
+    let (ok, needs) = match s.ellipsis {
+        Some(_) => (shape.len() >= fixed, format!("at least {fixed}")),
+        None => (shape.len() == fixed, fixed.to_string()),
+    };
+    if !ok {
+        let why = format!(
+            "the pattern names {needs} dims, the shape has {}",
+            shape.len()
+        );
+        return Err(fail(Fail::whole(Rule::PatternRank, why)));
+    }
+    let mut out: Vec<(String, usize)> = Vec::new();
+    let mut dim = 0;
+    for item in &s.items {
+        let group = match item {
+            Item::Ellipsis => {
+                dim += shape.len() - fixed;
+                continue;
+            }
+            Item::Group(g) => g,
+        };
+        let len = shape[dim];
+        match group.first() {
+            None if len != 1 => {
+                let why = format!("dim {dim} has length {len} where the pattern has a unit axis");
+                return Err(fail(Fail::at(Rule::DimMismatch, dim, why)));
+            }
+            Some(Axis::Anon { len: want, .. }) if *want != len => {
+                let why = format!("dim {dim} has length {len} where the pattern has {want}");
+                return Err(fail(Fail::at(Rule::DimMismatch, dim, why)));
+            }
+            Some(Axis::Name(n)) if &**n != "_" => out.push((n.to_string(), len)),
+            _ => {}
+        }
+        dim += 1;
+    }
+    Ok(out)
+}

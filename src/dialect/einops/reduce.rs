@@ -1,0 +1,298 @@
+//! einops' `reduce` as a spec: [`Reduction`] and [`Reduce`], a pattern whose axes only on the
+//! left are reduced.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use super::pattern::Op;
+use super::Rearrange;
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::layout::Arrangement;
+use crate::small::Small;
+use crate::sym::{Condition, SymDim, SymShape};
+
+/// einops' reductions: how `reduce` folds the axes it removes.
+///
+/// Parsed from einops' names (`"sum"`, `"mean"`, `"max"`, `"min"`, `"prod"`, `"any"`,
+/// `"all"`) with [`str::parse`]; another name is an `unknown_reduction` error.
+///
+/// ```
+/// use ndarray_reshape::Reduction;
+///
+/// assert_eq!("max".parse::<Reduction>()?, Reduction::Max);
+/// assert_eq!(Reduction::Mean.to_string(), "mean");
+/// assert!("avg".parse::<Reduction>().is_err());
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// The sum (integers wrap, as NumPy's; floats are summed pairwise).
+    Sum,
+    /// The mean, of floating-point elements only (as in einops).
+    Mean,
+    /// The largest element (NaN if there is one, as NumPy's `max`; `any` for `bool`).
+    Max,
+    /// The smallest element (NaN if there is one; `all` for `bool`).
+    Min,
+    /// The product (integers wrap).
+    Prod,
+    /// Whether any element is `true` (`bool` elements).
+    Any,
+    /// Whether every element is `true` (`bool` elements).
+    All,
+}
+
+impl Reduction {
+    /// Every reduction, in einops' order.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::Reduction::ALL.len(), 7);
+    /// ```
+    pub const ALL: [Reduction; 7] = [
+        Reduction::Min,
+        Reduction::Max,
+        Reduction::Sum,
+        Reduction::Mean,
+        Reduction::Prod,
+        Reduction::Any,
+        Reduction::All,
+    ];
+
+    /// einops' name of the reduction.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::Reduction::Prod.name(), "prod");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduction::Sum => "sum",
+            Reduction::Mean => "mean",
+            Reduction::Max => "max",
+            Reduction::Min => "min",
+            Reduction::Prod => "prod",
+            Reduction::Any => "any",
+            Reduction::All => "all",
+        }
+    }
+
+    /// Whether an empty set of elements has no value under it (`max` and `min`).
+    pub(crate) fn needs_elements(self) -> bool {
+        matches!(self, Reduction::Max | Reduction::Min)
+    }
+}
+
+impl fmt::Display for Reduction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Reduction {
+    type Err = ReshapeError;
+
+    fn from_str(s: &str) -> Result<Reduction, ReshapeError> {
+        Reduction::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| {
+                let why = format!(
+                    "unknown reduction {s:?}; einops has min, max, sum, mean, prod, any, all"
+                );
+                Fail::whole(Rule::UnknownReduction, why)
+                    .attach_no_input(Origin::Rearrange, format!("reduce {s:?}"))
+            })
+    }
+}
+
+/// An einops `reduce` pattern (`"b c (h 2) (w 2) -> b c h w"`) with its [`Reduction`] and the
+/// lengths given for its axes: the spec behind
+/// [`ReshapeExt::reduce`](crate::ReshapeExt::reduce), and its shapes without data.
+///
+/// The pattern reads as in [`Rearrange`], with einops' rules for a reduction: the axes on the
+/// left and not on the right are reduced (numbers on the left, such as the `2` of `(h 2)`,
+/// and an ellipsis only on the left, always are); the right side names no axis the left does
+/// not have; `()` or `1` on the right keeps a unit axis; an empty right side reduces to a
+/// scalar (rank 0). A pattern that reduces nothing is a rearrangement.
+///
+/// # Errors
+///
+/// [`BadPattern`](ReshapeError::BadPattern) from [`new`](Self::new) for a pattern that does not
+/// parse or has an axis only on the right; at inference, as [`Rearrange`]'s:
+/// [`PatternRank`](ReshapeError::PatternRank), [`AxisLength`](ReshapeError::AxisLength),
+/// [`MultipleInfer`](ReshapeError::MultipleInfer), then per input dim
+/// [`InferNotDivisible`](ReshapeError::InferNotDivisible) (`input dim 2 (4) as (h 3)`) and the
+/// others; on data, [`ReductionType`](ReshapeError::ReductionType) for a reduction the element
+/// type does not take (a mean of integers) and
+/// [`ZeroSizeReduction`](ReshapeError::ZeroSizeReduction) for `max` or `min` over no elements.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray_reshape::{Reduce, Reduction};
+///
+/// let pool = Reduce::new("b c (h 2) (w 2) -> b c h w", Reduction::Max)?;
+/// assert_eq!(pool.infer_shape(&[8, 64, 112, 112])?, vec![8, 64, 56, 56]);
+/// let gap = Reduce::new("b c h w -> b c () ()", Reduction::Mean)?;
+/// assert_eq!(gap.infer_shape(&[8, 512, 7, 7])?, vec![8, 512, 1, 1]);
+/// assert!(Reduce::new("b c -> b c z", Reduction::Sum).is_err()); // z is not on the left
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reduce {
+    /// The pattern, read as a reduction (shared with this thread's recent patterns).
+    spec: Arc<Rearrange>,
+    reduction: Reduction,
+}
+
+impl Reduce {
+    /// A `reduce` pattern with its reduction.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::BadPattern`], naming the pattern and the part at fault.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction};
+    /// assert!(Reduce::new("b n d -> b d", Reduction::Mean).is_ok());
+    /// assert!(Reduce::new("b n d -> b 2 d", Reduction::Mean).is_err());
+    /// ```
+    pub fn new(pattern: &str, reduction: Reduction) -> Result<Reduce, ReshapeError> {
+        let spec = Rearrange::parsed(pattern, Op::Reduce).map_err(|f| {
+            f.attach_no_input(Origin::Rearrange, format!("reduce {pattern:?} {reduction}"))
+        })?;
+        Ok(Reduce {
+            spec: Arc::new(spec),
+            reduction,
+        })
+    }
+
+    /// The reduction of a pattern read for `reduce` ([`Rearrange::recent`]).
+    pub(crate) fn from_pattern(spec: Arc<Rearrange>, reduction: Reduction) -> Reduce {
+        Reduce { spec, reduction }
+    }
+
+    /// The same pattern with the length of the axis `name` given (einops' keyword arguments).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction};
+    /// let r = Reduce::new("b (h h2) -> b h", Reduction::Sum)?.axis("h2", 4);
+    /// assert_eq!(r.infer_shape(&[2, 12])?, vec![2, 3]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn axis(self, name: &str, length: usize) -> Reduce {
+        let spec = Arc::unwrap_or_clone(self.spec).axis(name, length);
+        Reduce {
+            spec: Arc::new(spec),
+            reduction: self.reduction,
+        }
+    }
+
+    /// The reduction.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction};
+    /// assert_eq!(Reduce::new("a b -> a", Reduction::Min)?.reduction(), Reduction::Min);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn reduction(&self) -> Reduction {
+        self.reduction
+    }
+
+    /// The pattern as written.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction};
+    /// assert_eq!(Reduce::new("a b -> a", Reduction::Sum)?.pattern(), "a b -> a");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn pattern(&self) -> &str {
+        self.spec.pattern()
+    }
+
+    /// The output shape for an input of shape `input`.
+    ///
+    /// # Errors
+    ///
+    /// See [`Reduce`].
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction};
+    /// let r = Reduce::new("b ... -> b", Reduction::Sum)?;
+    /// assert_eq!(r.infer_shape(&[4, 3, 2])?, vec![4]);
+    /// assert_eq!(Reduce::new("a b ->", Reduction::Sum)?.infer_shape(&[2, 3])?, Vec::<usize>::new());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
+        let mut dims = Small::new();
+        self.spec
+            .with_recipe(input.len(), |r| r.reduced(input, &mut dims))
+            .map_err(|f| f.attach(Origin::Rearrange, input, self))?;
+        Ok(dims.to_vec())
+    }
+
+    /// The output shape for an input whose dims may be symbolic: a reduced axis may have any
+    /// symbolic length; a group that splits a symbolic dim holds under the condition that the
+    /// division is exact (`(h 2)` of `H`: `H % 2 == 0`), never a floor.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`infer_shape`](Self::infer_shape) that hold for every value of the
+    /// symbols.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Reduce, Reduction, SymDim};
+    ///
+    /// let (b, h) = (SymDim::sym("B"), SymDim::sym("H"));
+    /// let r = Reduce::new("b c (h 2) -> b c h", Reduction::Max)?;
+    /// let s = r.infer_symbolic(&[b.clone(), SymDim::from(64), h.clone()])?;
+    /// assert_eq!(s.dims()[0], b);
+    /// assert_eq!(s.dims()[2].to_string(), "H/2");
+    /// assert_eq!(s.conditions().len(), 1); // H % 2 == 0
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn infer_symbolic(&self, input: &[SymDim]) -> Result<SymShape, ReshapeError> {
+        let mut dims = Small::new();
+        let found = self
+            .spec
+            .with_recipe(input.len(), |r| r.reduced(input, &mut dims))
+            .map_err(|f| f.attach_sym(Origin::Rearrange, input, self))?;
+        let mut conditions: Small<Condition> = Small::new();
+        for c in found.iter() {
+            if !conditions.contains(c) {
+                conditions.push(c.clone());
+            }
+        }
+        Ok(SymShape { dims, conditions })
+    }
+
+    /// The plan of a reduction of an input of shape `input`: the output shape, the input's
+    /// axes split into the pattern's elementary axes (in input order), and those kept, in the
+    /// order of the right side.
+    pub(crate) fn plan(
+        &self,
+        input: &[usize],
+        dims: &mut Small<usize>,
+        split: &mut Arrangement,
+        kept: &mut Small<usize>,
+    ) -> Result<(), ReshapeError> {
+        self.spec
+            .with_recipe(input.len(), |r| r.reduction(input, dims, split, kept))
+            .map_err(|f| f.attach(Origin::Rearrange, input, self))
+    }
+
+    /// The pattern as a rearrangement, for a reduction that reduces nothing.
+    pub(crate) fn as_rearrange(&self) -> &Rearrange {
+        &self.spec
+    }
+}
+
+impl fmt::Display for Reduce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "reduce {:?} {}", self.spec.pattern(), self.reduction)?;
+        for (name, len) in self.spec.lengths() {
+            write!(f, " {name}={len}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,108 @@
+//! einops' `pack` (one copy into a fresh array) and `unpack` (views of the packed array).
+
+use ndarray::{Array, ArrayView, Axis, Dimension, IxDyn, Slice};
+
+use super::ReshapeExt;
+use crate::copy::buffer;
+use crate::dialect::{Pack, PackedDim};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::{Np, Order};
+
+/// einops' `pack(tensors, pattern)`: the arrays joined along the `*` of the pattern (`"b * c"`),
+/// each array's `*` dims flattened into one, in one copy into a fresh C-order array; with the
+/// packed shapes (each array's `*` dims) that [`ReshapeExt::unpack`] takes to split it back.
+///
+/// Model code packs the class token beside the patch tokens (`"b * d"`), detection heads of
+/// several scales (`"b * c"` over `(b, h, w, c)` maps of different sizes), or flattens a batch
+/// of any rank (`"* d"`).
+///
+/// # Errors
+///
+/// See [`Pack`]: a bad pattern, no array, an array with too few dims, fixed axes that differ;
+/// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{Array, Array2, Array3};
+/// use ndarray_reshape::{pack, ReshapeExt};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let class_token = Array2::<f32>::ones((8, 768)); // (b, d)
+/// let patches = Array3::<f32>::zeros((8, 196, 768)); // (b, n, d)
+/// let (tokens, ps) = pack(&[class_token.view().into_dyn(), patches.view().into_dyn()], "b * d")?;
+/// assert_eq!(tokens.shape(), &[8, 197, 768]);
+/// assert_eq!(ps, vec![vec![], vec![196]]);
+/// let parts = tokens.unpack("b * d", &ps)?; // views of `tokens`
+/// assert_eq!(parts[0], class_token.view().into_dyn());
+/// # Ok(())
+/// # }
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn pack<A, D>(
+    arrays: &[ArrayView<'_, A, D>],
+    pattern: &str,
+) -> Result<(Array<A, IxDyn>, Vec<Vec<usize>>), ReshapeError>
+where
+    A: Clone,
+    D: Dimension,
+{
+    let p = Pack::new(pattern)?;
+    let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
+    let (shape, packed) = p.pack_shapes(&shapes)?;
+    let len: usize = shape.iter().product();
+    let mut out = buffer::<A>(len).map_err(|e| {
+        Fail::whole(Rule::AllocationFailed, e.detail()).attach(Origin::Rearrange, &shape, &p)
+    })?;
+    let before = p.axis();
+    let outer: usize = shape[..before].iter().product();
+    if outer > 0 {
+        let mut index = vec![0usize; before];
+        for _ in 0..outer {
+            for a in arrays {
+                let mut part = a.view();
+                for (k, &i) in index.iter().enumerate() {
+                    part.slice_axis_inplace(Axis(k), Slice::from(i..=i));
+                }
+                out.extend(part.iter().cloned());
+            }
+            // The next index of the fixed axes before the `*`, in C order.
+            for k in (0..before).rev() {
+                index[k] += 1;
+                if index[k] < shape[k] {
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
+    }
+    let out = Array::from_shape_vec(IxDyn(&shape), out).map_err(|e| {
+        Fail::whole(Rule::SizeMismatch, e.to_string()).attach(Origin::Rearrange, &shape, &p)
+    })?;
+    Ok((out, packed))
+}
+
+/// [`ReshapeExt::unpack`] of the view `a`.
+pub(super) fn unpack<'a, A, D, T>(
+    a: ArrayView<'a, A, D>,
+    pattern: &str,
+    shapes: &[Vec<T>],
+) -> Result<Vec<ArrayView<'a, A, IxDyn>>, ReshapeError>
+where
+    D: Dimension,
+    T: PackedDim,
+{
+    let p = Pack::new(pattern)?;
+    let axis = Axis(p.axis());
+    p.split(a.shape(), shapes)?
+        .into_iter()
+        .map(|(range, shape)| {
+            let part = a
+                .clone()
+                .slice_axis_move(axis, Slice::from(range))
+                .into_dyn();
+            // Splitting one axis always leaves a view.
+            part.into_reshape(Np::new(shape, Order::C))
+        })
+        .collect()
+}

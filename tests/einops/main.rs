@@ -1,0 +1,10 @@
+//! The `einops_contract` test target: `tests/einops_contract.rs` is an unchanged copy of
+//! `../shared/contracts/einops.rs`, compiled here as a module so that `cargo fmt` leaves its
+//! bytes alone; beside it the recorded einops cases of `reduce`, `pack`, `unpack` and
+//! `parse_shape` (`cases.rs`).
+
+#[rustfmt::skip]
+#[path = "../einops_contract.rs"]
+mod einops_contract;
+
+mod cases;
