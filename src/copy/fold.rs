@@ -112,11 +112,14 @@ macro_rules! float_acc {
             fn add(self, o: Self) -> Self { self + o }
             #[inline(always)]
             fn mul(self, o: Self) -> Self { self * o }
-            // NumPy's maximum: a NaN on either side is the result.
+            // NumPy's maximum: a NaN on either side is the result. Both comparisons always
+            // run (`|`, not `||`): a select without branches, which the compiler vectorizes.
             #[inline(always)]
-            fn max_of(self, o: Self) -> Self { if o > self || o.is_nan() { o } else { self } }
+            #[allow(clippy::eq_op)]
+            fn max_of(self, o: Self) -> Self { if (o > self) | (o != o) { o } else { self } }
             #[inline(always)]
-            fn min_of(self, o: Self) -> Self { if o < self || o.is_nan() { o } else { self } }
+            #[allow(clippy::eq_op)]
+            fn min_of(self, o: Self) -> Self { if (o < self) | (o != o) { o } else { self } }
             #[inline(always)]
             fn mean(self, n: usize) -> Self { self / n as $t }
         }

@@ -14,12 +14,18 @@ use super::{buffer, AllocError};
 use crate::dialect::Reduction;
 use crate::small::Small;
 
-/// Elements of a row the rows kernel accumulates at once: rows of partial results stay in the
-/// first-level cache.
-const TILE: usize = 2048;
+/// At most this many elements of a row the rows kernel accumulates at once: its partial rows
+/// stay in the second-level cache, and each input row is read in runs long enough for the
+/// prefetchers (BENCHMARKS.md, "reduce").
+const TILE: usize = 32768;
 
-/// Rows or runs folded into one partial result before it joins the pairwise tree.
-const BLOCK: usize = 8;
+/// Rows or runs folded into one partial result before it joins the pairwise tree: each
+/// element of a partial result takes this many additions in a row, as each of the eight
+/// accumulators of NumPy's pairwise blocks of 128 takes 16.
+const BLOCK: usize = 32;
+
+/// The longest window of reduced elements (pooling's `w2`) the rows kernel folds inside a row.
+const WINDOW: usize = 8;
 
 /// One axis of the loop nest: its length, input stride and output stride (0 when reduced).
 #[derive(Clone, Copy, Debug, Default)]
@@ -120,7 +126,7 @@ fn run<A: Element, O: Op<A::Acc>>(
         Some(&g) => {
             let n = axes.len();
             match n.checked_sub(2).map(|i| axes[i]) {
-                Some(r) if r.kept && g.len <= BLOCK && r.is == g.is * g.len as isize => {
+                Some(r) if r.kept && g.len <= WINDOW && r.is == g.is * g.len as isize => {
                     rows::<A, O>(&job, &axes[..n - 1], Some(g), bytes)
                 }
                 _ => runs::<A, O>(&job, &axes, bytes),
@@ -164,6 +170,9 @@ fn for_offsets(axes: &[Ax], start: usize, end: usize, mut f: impl FnMut(isize, i
     let (mut i_off, mut o_off) = (0isize, 0isize);
     let mut rest = start;
     for k in (0..n).rev() {
+        if rest == 0 {
+            break;
+        }
         idx[k] = rest % axes[k].len;
         rest /= axes[k].len;
         i_off += idx[k] as isize * axes[k].is;
@@ -185,13 +194,34 @@ fn for_offsets(axes: &[Ax], start: usize, end: usize, mut f: impl FnMut(isize, i
     }
 }
 
+/// The length of the rows kernel's tiles of a row of `len` elements, with `outer` rows: at
+/// most [`TILE`], and short enough that a large input gives each thread of the pool two units.
+fn tile_len(len: usize, outer: usize, bytes: usize) -> usize {
+    let threads = threads_for(bytes);
+    let per_row = match threads {
+        1 => 1,
+        t => (2 * t).div_ceil(outer.max(1)),
+    };
+    len.div_ceil(per_row).clamp(1024, TILE)
+}
+
+/// The threads a reduction of `bytes` input runs on: the caller's rayon pool when large.
+fn threads_for(bytes: usize) -> usize {
+    #[cfg(feature = "rayon")]
+    if bytes >= super::PARALLEL_MIN_BYTES {
+        return rayon::current_num_threads();
+    }
+    let _ = bytes;
+    1
+}
+
 /// `work(start, end)` over `0..n` units, on the caller's rayon pool when the input is large.
 fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
-        let threads = rayon::current_num_threads();
-        if threads > 1 && n > 1 && bytes >= super::PARALLEL_MIN_BYTES {
+        let threads = threads_for(bytes);
+        if threads > 1 && n > 1 {
             let parts = n.min(threads * 4);
             (0..parts).into_par_iter().for_each(|p| {
                 work(p * n / parts, (p + 1) * n / parts);
@@ -199,7 +229,6 @@ fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
             return;
         }
     }
-    let _ = bytes;
     work(0, n);
 }
 
@@ -260,68 +289,333 @@ impl<T: Acc> Tree<T> {
 
 /// The rows kernel: `axes` ends with the kept row axis; `group` is a window of reduced
 /// elements inside each row element (2x2 pooling's `w2`).
+///
+/// A block of axes around the row is folded at once (the row and the axes outside it while
+/// the kept elements stay within [`TILE`], the reduced ones within [`WINDOW`], and the pool
+/// keeps two units a thread): a row of 64 channels in a transposed pooling is folded with its
+/// 56 columns, not alone. The units are the combinations of the kept axes outside the block
+/// (and tiles of a long row); the reduced axes outside it join pairwise.
 fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>, bytes: usize) {
-    let (row, outer) = match axes.split_last() {
-        Some((row, outer)) => (*row, outer),
-        None => return,
+    let Some(&row) = axes.last() else {
+        return;
     };
-    let mut kept: Small<Ax> = Small::new();
-    let mut reduced: Small<Ax> = Small::new();
-    for a in outer.iter() {
-        if a.kept {
-            kept.push(*a);
-        } else {
-            reduced.push(*a);
+    let threads = threads_for(bytes);
+    let min_units = if threads > 1 { 2 * threads } else { 1 };
+    let mut start = axes.len() - 1;
+    let (mut kept_in, mut reduced_in) = (row.len, 1usize);
+    let mut kept_out: usize = axes[..start]
+        .iter()
+        .filter(|a| a.kept)
+        .map(|a| a.len)
+        .product();
+    while start > 0 {
+        let a = axes[start - 1];
+        let fits = match a.kept {
+            true => kept_in * a.len <= TILE && kept_out / a.len >= min_units,
+            false => reduced_in * a.len <= WINDOW,
+        };
+        if !fits {
+            break;
+        }
+        match a.kept {
+            true => {
+                kept_in *= a.len;
+                kept_out /= a.len;
+            }
+            false => reduced_in *= a.len,
+        }
+        start -= 1;
+    }
+    // The block's kept axes hold the row alone: tile a long row. Otherwise the block is whole.
+    let block = &axes[start..];
+    let single = kept_in == row.len;
+    let (mut kept, mut reduced): (Small<Ax>, Small<Ax>) = (Small::new(), Small::new());
+    for a in axes[..start].iter() {
+        match a.kept {
+            true => kept.push(*a),
+            false => reduced.push(*a),
         }
     }
     let combos: usize = reduced.iter().map(|a| a.len).product();
     let outer_n: usize = kept.iter().map(|a| a.len).product();
-    let tiles = row.len.div_ceil(TILE);
-    split(outer_n * tiles, bytes, |start, end| {
-        let mut tree = Tree::<A::Acc>::new();
-        for unit in start..end {
-            let (o, t) = (unit / tiles, unit % tiles);
-            let (from, to) = (t * TILE, ((t + 1) * TILE).min(row.len));
-            for_offsets(&kept, o, o + 1, |i_off, o_off| {
-                let i_off = i_off + from as isize * row.is;
-                let mut block = tree.row::<O>(to - from);
-                let mut in_block = 0;
-                for_offsets(&reduced, 0, combos, |r_off, _| {
-                    // SAFETY: `i_off + r_off` is the offset of an element of the input, and
-                    // the row and window stay inside it (the axes are the input's).
+    let tile = match single {
+        true => tile_len(row.len, outer_n, bytes),
+        false => row.len,
+    };
+    let tiles = row.len.div_ceil(tile);
+    let size = |t: usize| match single {
+        true => ((t + 1) * tile).min(row.len) - t * tile,
+        false => kept_in,
+    };
+    // The block's kept axes as the writes walk them: each with its stride in the block's
+    // accumulators (C order over the block's kept axes) and in the output, in output order.
+    let mut writes: Small<Ax> = Small::new();
+    let mut acc_stride = kept_in;
+    for a in block.iter().filter(|a| a.kept) {
+        acc_stride /= a.len;
+        writes.push(Ax {
+            len: a.len,
+            is: acc_stride as isize,
+            os: a.os,
+            kept: true,
+        });
+    }
+    writes.sort_by_key(|a| std::cmp::Reverse(a.os.unsigned_abs()));
+    // One tile of one outer combination: fold its block for every reduced combination.
+    let unit = |tree: &mut Tree<A::Acc>, t: usize, i_off: isize| {
+        let i_off = i_off + (t * tile) as isize * row.is;
+        let mut acc = tree.row::<O>(size(t));
+        let mut in_block = 0;
+        // A contiguous row alone: rows are folded two at a time (see `fold_block`).
+        let pairs = block.len() == 1 && group.is_none() && row.is == 1;
+        let mut pending = None;
+        for_offsets(&reduced, 0, combos, |r_off, _| {
+            match (pairs, pending.take()) {
+                (true, None) => {
+                    pending = Some(r_off);
+                    return;
+                }
+                (true, Some(first)) => {
+                    // SAFETY: `i_off + first` and `i_off + r_off` are offsets of elements of
+                    // the input, and the row from each stays inside it (its axes are the
+                    // input's).
                     unsafe {
-                        fold_row::<A, O>(&mut block, job.src.offset(i_off + r_off), row.is, group)
+                        let p = job.src.offset(i_off);
+                        fold_two::<A, O>(&mut acc, p.offset(first), p.offset(r_off));
+                    }
+                    in_block += 2;
+                }
+                (false, _) => {
+                    // SAFETY: `i_off + r_off` is the offset of an element of the input, and
+                    // the block stays inside it.
+                    unsafe {
+                        fold_block::<A, O>(&mut acc, job.src.offset(i_off + r_off), block, group)
                     };
                     in_block += 1;
-                    if in_block == BLOCK {
-                        let full = std::mem::replace(&mut block, tree.row::<O>(to - from));
-                        tree.push::<O>(full);
-                        in_block = 0;
-                    }
-                });
-                tree.push::<O>(block);
-                let total = tree.total::<O>().unwrap_or_default();
-                for (j, &a) in total.iter().enumerate() {
-                    let at = o_off + (from + j) as isize * row.os;
-                    // SAFETY: an output index of this unit's kept combination, in bounds
-                    // (the output strides are C-order strides of the kept lengths); no other
-                    // unit writes it.
-                    unsafe { job.out.offset(at).write(job.finish(a)) };
                 }
+            }
+            if in_block >= BLOCK {
+                let full = std::mem::replace(&mut acc, tree.row::<O>(size(t)));
+                tree.push::<O>(full);
+                in_block = 0;
+            }
+        });
+        if let Some(last) = pending {
+            // SAFETY: as above.
+            unsafe { fold_block::<A, O>(&mut acc, job.src.offset(i_off + last), block, group) };
+        }
+        match tree.stack.is_empty() {
+            // A single block of rows: no tree.
+            true => acc,
+            false => {
+                tree.push::<O>(acc);
+                tree.total::<O>().unwrap_or_default()
+            }
+        }
+    };
+    // SAFETY (for the writes below): each output index is one of this unit's kept
+    // combination, in bounds (the output strides are C-order strides of the kept lengths); no
+    // other unit writes it.
+    let write = |o_off: isize, t: usize, total: &[A::Acc]| {
+        if single {
+            for (j, &a) in total.iter().enumerate() {
+                let at = o_off + (t * tile + j) as isize * row.os;
+                // SAFETY: see above.
+                unsafe { job.out.offset(at).write(job.finish(a)) };
+            }
+        } else if let Some((last, outer)) = writes.split_last() {
+            let n: usize = outer.iter().map(|a| a.len).product();
+            for_offsets(outer, 0, n, |k, at| {
+                for j in 0..last.len {
+                    let (k, at) = (k + j as isize * last.is, at + j as isize * last.os);
+                    // SAFETY: see above; `k` indexes the block's accumulators.
+                    unsafe {
+                        job.out
+                            .offset(o_off + at)
+                            .write(job.finish(total[k as usize]))
+                    };
+                }
+            });
+        }
+    };
+    split(outer_n * tiles, bytes, |start, end| {
+        let mut tree = Tree::<A::Acc>::new();
+        if tiles == 1 {
+            // Runs of outer combinations, stepped through in order.
+            for_offsets(&kept, start, end, |i_off, o_off| {
+                let total = unit(&mut tree, 0, i_off);
+                write(o_off, 0, &total);
+                tree.spare.push(total);
+            });
+            return;
+        }
+        for u in start..end {
+            let (o, t) = (u / tiles, u % tiles);
+            for_offsets(&kept, o, o + 1, |i_off, o_off| {
+                let total = unit(&mut tree, t, i_off);
+                write(o_off, t, &total);
                 tree.spare.push(total);
             });
         }
     });
 }
 
+/// Fold the block of axes `block` (ending with the kept row; `group` inside each row element)
+/// from `p` into `acc`, C order over the block's kept axes.
+///
+/// # Safety
+///
+/// Every element the block addresses from `p` must be a readable element of the input.
+unsafe fn fold_block<A: Element, O: Op<A::Acc>>(
+    acc: &mut [A::Acc],
+    p: *const A,
+    block: &[Ax],
+    group: Option<Ax>,
+) {
+    let Some((a, rest)) = block.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        // SAFETY: the row from `p` (caller's contract).
+        return unsafe { fold_row::<A, O>(acc, p, a.is, group) };
+    }
+    let inner = match a.kept {
+        true => acc.len() / a.len,
+        false => 0,
+    };
+    if let ([r], false, None) = (rest, a.kept, group) {
+        if r.is == 1 {
+            // Two rows a step: `f(f(acc, x0), x1)` is stored whatever it is, where one row's
+            // `f(acc, x)` of `max` becomes a conditional (masked) store, slow on x86.
+            let mut i = 0;
+            while i + 1 < a.len {
+                // SAFETY: rows `i` and `i + 1` of this axis from `p` (caller's contract).
+                unsafe {
+                    let q = p.offset(i as isize * a.is);
+                    fold_two::<A, O>(acc, q, q.offset(a.is));
+                }
+                i += 2;
+            }
+            if i < a.len {
+                // SAFETY: the last row (caller's contract).
+                unsafe { fold_row::<A, O>(acc, p.offset(i as isize * a.is), 1, None) };
+            }
+            return;
+        }
+    }
+    for i in 0..a.len {
+        // SAFETY: element `i` of this axis from `p` (caller's contract).
+        let q = unsafe { p.offset(i as isize * a.is) };
+        let len = if a.kept { inner } else { acc.len() };
+        let part = &mut acc[i * inner..i * inner + len];
+        // SAFETY: the rest of the block from `q` (caller's contract).
+        unsafe { fold_block::<A, O>(part, q, rest, group) };
+    }
+}
+
+/// Fold two contiguous rows from `p` and `q` into `acc`.
+///
+/// # Safety
+///
+/// `acc.len()` elements from each of `p` and `q` must be readable elements of the input.
+unsafe fn fold_two<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the processor has AVX2; the caller's contract.
+        return unsafe { fold_two_avx2::<A, O>(acc, p, q) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { fold_two_plain::<A, O>(acc, p, q) }
+}
+
+/// [`fold_two_plain`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2; as [`fold_two`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fold_two_avx2<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
+    // SAFETY: the caller's contract.
+    unsafe { fold_two_plain::<A, O>(acc, p, q) }
+}
+
+/// The portable body of [`fold_two`].
+///
+/// # Safety
+///
+/// As [`fold_two`].
+#[inline(always)]
+unsafe fn fold_two_plain<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
+    let n = acc.len();
+    // SAFETY: `n` contiguous elements from each (caller's contract).
+    let (x, y) = unsafe {
+        (
+            std::slice::from_raw_parts(p, n),
+            std::slice::from_raw_parts(q, n),
+        )
+    };
+    for ((a, x), y) in acc.iter_mut().zip(x).zip(y) {
+        *a = O::f(O::f(*a, x.load()), y.load());
+    }
+}
+
+/// Whether this processor runs the AVX2 twins of the kernels (compiled for it, the same code).
+#[inline(always)]
+fn avx2() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    return std::arch::is_x86_feature_detected!("avx2");
+    #[allow(unreachable_code)]
+    false
+}
+
 /// Fold one input row (starting at `p`, stride `s`, `acc.len()` elements, each with its
-/// window `group`) into `acc`.
+/// window `group`) into `acc`: [`fold_row_plain`], compiled for AVX2 where the processor has
+/// it (a NaN-propagating `max` is three vector instructions there, eight in SSE2).
 ///
 /// # Safety
 ///
 /// Every element the row and its windows address must be a readable element of the input.
 #[inline(always)]
 unsafe fn fold_row<A: Element, O: Op<A::Acc>>(
+    acc: &mut [A::Acc],
+    p: *const A,
+    s: isize,
+    group: Option<Ax>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the processor has AVX2; the caller's contract.
+        return unsafe { fold_row_avx2::<A, O>(acc, p, s, group) };
+    }
+    // SAFETY: the caller's contract.
+    unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
+}
+
+/// [`fold_row_plain`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2; as [`fold_row`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fold_row_avx2<A: Element, O: Op<A::Acc>>(
+    acc: &mut [A::Acc],
+    p: *const A,
+    s: isize,
+    group: Option<Ax>,
+) {
+    // SAFETY: the caller's contract.
+    unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
+}
+
+/// The portable body of [`fold_row`].
+///
+/// # Safety
+///
+/// As [`fold_row`].
+#[inline(always)]
+unsafe fn fold_row_plain<A: Element, O: Op<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     s: isize,
@@ -466,48 +760,79 @@ unsafe fn fold_run<A: Element, O: Op<A::Acc>>(p: *const A, n: usize, s: isize) -
     if s == 1 {
         // SAFETY: `n` contiguous elements (caller's contract).
         let run = unsafe { std::slice::from_raw_parts(p, n) };
-        pairwise::<A, O>(n, &|i| run[i].load())
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the processor has AVX2.
+            return unsafe { pairwise_avx2::<A, O>(run) };
+        }
+        pairwise::<A, O>(run)
     } else {
         // SAFETY: element `i` of the run (caller's contract).
-        pairwise::<A, O>(n, &|i| unsafe { *p.offset(i as isize * s) }.load())
+        pairwise_strided::<A, O>(0, n, &|i| unsafe { *p.offset(i as isize * s) }.load())
     }
 }
 
-fn pairwise<A: Element, O: Op<A::Acc>>(n: usize, at: &impl Fn(usize) -> A::Acc) -> A::Acc {
-    pairwise_from::<A, O>(0, n, at)
+/// [`pairwise`] compiled for AVX2.
+///
+/// # Safety
+///
+/// The processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn pairwise_avx2<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
+    pairwise::<A, O>(run)
 }
 
-fn pairwise_from<A: Element, O: Op<A::Acc>>(
+/// [`fold_run`] of a contiguous run (the portable body).
+#[inline(always)]
+fn pairwise<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
+    let n = run.len();
+    if n < 8 {
+        return run.iter().fold(O::ID, |v, x| O::f(v, x.load()));
+    }
+    if n <= 128 {
+        let mut r = [O::ID; 8];
+        let chunks = run.chunks_exact(8);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for (rk, x) in r.iter_mut().zip(c) {
+                *rk = O::f(*rk, x.load());
+            }
+        }
+        let v = O::f(
+            O::f(O::f(r[0], r[1]), O::f(r[2], r[3])),
+            O::f(O::f(r[4], r[5]), O::f(r[6], r[7])),
+        );
+        return rest.iter().fold(v, |v, x| O::f(v, x.load()));
+    }
+    let half = (n / 2) - (n / 2) % 8;
+    O::f(
+        pairwise::<A, O>(&run[..half]),
+        pairwise::<A, O>(&run[half..]),
+    )
+}
+
+/// [`fold_run`] of a strided run: elements `from..from + n` through `at`.
+fn pairwise_strided<A: Element, O: Op<A::Acc>>(
     from: usize,
     n: usize,
     at: &impl Fn(usize) -> A::Acc,
 ) -> A::Acc {
-    if n < 8 {
-        return (from..from + n).fold(O::ID, |v, i| O::f(v, at(i)));
-    }
     if n <= 128 {
-        let mut r = [O::ID; 8];
-        let full = n - n % 8;
-        let mut i = 0;
-        while i < full {
+        let mut r = [O::ID; 4];
+        let full = n - n % 4;
+        for i in (0..full).step_by(4) {
             for (k, rk) in r.iter_mut().enumerate() {
                 *rk = O::f(*rk, at(from + i + k));
             }
-            i += 8;
         }
-        let mut v = O::f(
-            O::f(O::f(r[0], r[1]), O::f(r[2], r[3])),
-            O::f(O::f(r[4], r[5]), O::f(r[6], r[7])),
-        );
-        for i in full..n {
-            v = O::f(v, at(from + i));
-        }
-        return v;
+        let v = O::f(O::f(r[0], r[1]), O::f(r[2], r[3]));
+        return (full..n).fold(v, |v, i| O::f(v, at(from + i)));
     }
     let half = (n / 2) - (n / 2) % 8;
     O::f(
-        pairwise_from::<A, O>(from, half, at),
-        pairwise_from::<A, O>(from + half, n - half, at),
+        pairwise_strided::<A, O>(from, half, at),
+        pairwise_strided::<A, O>(from + half, n - half, at),
     )
 }
 
@@ -568,6 +893,39 @@ mod tests {
                     v.strides()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_avx2_twins_agree_with_the_portable_kernels() {
+        // Rows with NaNs and signed zeros, every length around the vector widths.
+        let xs: Vec<f32> = (0..300)
+            .map(|i| match i % 37 {
+                5 => f32::NAN,
+                9 => -0.0,
+                k => k as f32 * 0.75 - 11.0,
+            })
+            .collect();
+        for n in [0, 1, 3, 7, 8, 9, 31, 64, 65, 130] {
+            let (p, q) = (xs.as_ptr(), xs[150..].as_ptr());
+            let mut plain = vec![0.5f32; n];
+            let mut chosen = plain.clone();
+            // SAFETY: `n` elements from both starts are in `xs`.
+            unsafe {
+                fold_row_plain::<f32, MaxOp>(&mut plain, p, 1, None);
+                fold_row::<f32, MaxOp>(&mut chosen, p, 1, None);
+                fold_two_plain::<f32, MinOp>(&mut plain, p, q);
+                fold_two::<f32, MinOp>(&mut chosen, p, q);
+                fold_row_plain::<f32, SumOp>(&mut plain, q, 1, None);
+                fold_row::<f32, SumOp>(&mut chosen, q, 1, None);
+            }
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&plain), bits(&chosen), "{n}");
+            let run = &xs[..n];
+            // SAFETY: the run's `n` elements.
+            let b = unsafe { fold_run::<f32, SumOp>(run.as_ptr(), n, 1) };
+            let a = pairwise::<f32, SumOp>(run);
+            assert_eq!(a.to_bits(), b.to_bits(), "{n}");
         }
     }
 

@@ -8,3 +8,4 @@
 mod einops_contract;
 
 mod cases;
+mod engine;

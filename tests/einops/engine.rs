@@ -1,0 +1,222 @@
+//! `reduce` against a slow, obviously right reference: random shapes, layouts (permuted,
+//! stepped, flipped, broadcast), patterns (kept axes in any order, split groups, unit axes)
+//! and every reduction, on `i64`, `f64` (integer values, so sums are exact in any order) and
+//! `bool`; large inputs too, for the parallel split, long rows and the pairwise tree.
+
+use ndarray::{Array, ArrayD, ArrayViewD, Axis, IxDyn, Slice};
+use ndarray_reshape::{Reduction, ReshapeExt};
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// `base` viewed through a random layout of the same logical shape.
+fn layout<'a, T: Clone>(
+    rng: &mut Rng,
+    big: &'a mut ArrayD<T>,
+    shape: &[usize],
+) -> ArrayViewD<'a, T> {
+    let mut v = big.view();
+    // `big` has each dim doubled: step by 2 or take the first half.
+    for (k, &len) in shape.iter().enumerate() {
+        let slice = match rng.below(2) {
+            0 => Slice::new(0, Some(len as isize), 1),
+            _ => Slice::new(0, None, 2),
+        };
+        v.slice_axis_inplace(Axis(k), slice);
+        if rng.below(3) == 0 {
+            v.invert_axis(Axis(k));
+        }
+    }
+    v
+}
+
+/// The reduction of `x` over the axes not in `kept` (output axes in `kept`'s order), by
+/// folding every element into its output in C order of the input.
+fn reference<T: Copy>(
+    x: &ArrayViewD<'_, T>,
+    kept: &[usize],
+    init: T,
+    f: impl Fn(T, T) -> T,
+) -> ArrayD<T> {
+    let out_shape: Vec<usize> = kept.iter().map(|&k| x.shape()[k]).collect();
+    let mut out = Array::from_elem(IxDyn(&out_shape), init);
+    for (idx, &v) in x.indexed_iter() {
+        let o: Vec<usize> = kept.iter().map(|&k| idx[k]).collect();
+        let slot = &mut out[IxDyn(&o)];
+        *slot = f(*slot, v);
+    }
+    out
+}
+
+const NAMES: [&str; 5] = ["a", "b", "c", "d", "e"];
+
+/// A random case: shape, kept axes (in output order) and the pattern saying so (with `()`
+/// units sprinkled on the right).
+fn case(rng: &mut Rng, max_dim: usize) -> (Vec<usize>, Vec<usize>, String) {
+    let rank = 1 + rng.below(5);
+    let shape: Vec<usize> = (0..rank).map(|_| 1 + rng.below(max_dim)).collect();
+    let mut kept: Vec<usize> = (0..rank).filter(|_| rng.below(2) == 0).collect();
+    // Shuffle the kept axes.
+    for i in (1..kept.len()).rev() {
+        kept.swap(i, rng.below(i + 1));
+    }
+    let mut right: Vec<String> = kept.iter().map(|&k| NAMES[k].to_string()).collect();
+    if rng.below(4) == 0 {
+        right.insert(rng.below(right.len() + 1), "()".into());
+    }
+    let pattern = format!("{} -> {}", NAMES[..rank].join(" "), right.join(" "));
+    (shape, kept, pattern)
+}
+
+fn check<T>(
+    rng: &mut Rng,
+    shape: &[usize],
+    kept: &[usize],
+    pattern: &str,
+    value: impl Fn(usize) -> T,
+) where
+    T: Copy + PartialEq + std::fmt::Debug + Send + Sync + ndarray_reshape::Reducible,
+    T: Fold,
+{
+    let big_shape: Vec<usize> = shape.iter().map(|d| 2 * d).collect();
+    let n: usize = big_shape.iter().product();
+    let mut big = Array::from_shape_vec(IxDyn(&big_shape), (0..n).map(&value).collect()).unwrap();
+    let x = layout(rng, &mut big, shape);
+    for r in T::REDUCTIONS {
+        let got = x
+            .reduce(pattern, *r, &[])
+            .unwrap_or_else(|e| panic!("{pattern} {r}: {e}"));
+        let (init, f) = T::fold(*r);
+        let want = reference(&x, kept, init, f);
+        let want = want.iter().copied().collect::<Vec<_>>();
+        let got_values: Vec<T> = got.iter().copied().collect();
+        assert_eq!(
+            got_values,
+            want,
+            "{pattern} {r} on {:?} strides {:?}",
+            x.shape(),
+            x.strides()
+        );
+    }
+}
+
+/// The reductions of an element type and their folds.
+trait Fold: Sized {
+    const REDUCTIONS: &'static [Reduction];
+    fn fold(r: Reduction) -> (Self, fn(Self, Self) -> Self);
+}
+
+impl Fold for i64 {
+    const REDUCTIONS: &'static [Reduction] = &[
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::Max,
+        Reduction::Min,
+    ];
+    fn fold(r: Reduction) -> (i64, fn(i64, i64) -> i64) {
+        match r {
+            Reduction::Sum => (0, |a, b| a.wrapping_add(b)),
+            Reduction::Prod => (1, |a, b| a.wrapping_mul(b)),
+            Reduction::Max => (i64::MIN, |a, b| a.max(b)),
+            _ => (i64::MAX, |a, b| a.min(b)),
+        }
+    }
+}
+
+impl Fold for f64 {
+    const REDUCTIONS: &'static [Reduction] = &[Reduction::Sum, Reduction::Max, Reduction::Min];
+    fn fold(r: Reduction) -> (f64, fn(f64, f64) -> f64) {
+        match r {
+            Reduction::Sum => (0.0, |a, b| a + b),
+            Reduction::Max => (f64::NEG_INFINITY, |a, b| a.max(b)),
+            _ => (f64::INFINITY, |a, b| a.min(b)),
+        }
+    }
+}
+
+impl Fold for bool {
+    const REDUCTIONS: &'static [Reduction] = &[
+        Reduction::Any,
+        Reduction::All,
+        Reduction::Max,
+        Reduction::Min,
+    ];
+    fn fold(r: Reduction) -> (bool, fn(bool, bool) -> bool) {
+        match r {
+            Reduction::Any | Reduction::Max => (false, |a, b| a | b),
+            _ => (true, |a, b| a & b),
+        }
+    }
+}
+
+#[test]
+fn random_patterns_and_layouts_agree_with_the_reference() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..300 {
+        let (shape, kept, pattern) = case(&mut rng, 5);
+        check(&mut rng, &shape, &kept, &pattern, |i| (i % 7) as i64 - 3);
+        check(&mut rng, &shape, &kept, &pattern, |i| {
+            ((i * 31) % 11) as f64 - 5.0
+        });
+        check(&mut rng, &shape, &kept, &pattern, |i| (i * 7) % 5 != 0);
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn large_inputs_split_tile_and_pair() {
+    // Rows past the tile length, more reduced rows than a block, inputs past the parallel
+    // threshold, on every layout.
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let shapes: &[(&[usize], &[usize], &str)] = &[
+        (&[18, 33_000], &[1], "a b -> b"),
+        (&[3, 150, 700], &[0, 2], "a b c -> a c"),
+        (&[40, 3, 2000], &[1], "a b c -> b"),
+        (&[5, 64, 10, 12], &[0, 1], "a b c d -> a b"),
+    ];
+    for (shape, kept, pattern) in shapes {
+        check(&mut rng, shape, kept, pattern, |i| (i % 5) as i64 - 2);
+        check(&mut rng, shape, kept, pattern, |i| {
+            ((i * 13) % 9) as f64 - 4.0
+        });
+    }
+}
+
+#[test]
+fn nan_propagates_through_max_and_min() {
+    let x = ndarray::array![[1.0, f64::NAN, 3.0], [4.0, 5.0, 6.0]].into_dyn();
+    for r in [Reduction::Max, Reduction::Min] {
+        let y = x.reduce("a b -> a", r, &[]).unwrap();
+        assert!(y[[0]].is_nan(), "{r}");
+        assert!(!y[[1]].is_nan(), "{r}");
+        let y = x.reduce("a b -> b", r, &[]).unwrap();
+        assert!(y[[1]].is_nan() && !y[[0]].is_nan(), "{r}");
+    }
+}
+
+#[test]
+fn means_divide_sums_by_the_count() {
+    let x = Array::from_iter((0..24).map(f64::from))
+        .into_shape_with_order((2, 3, 4))
+        .unwrap();
+    let m = x.reduce("a b c -> b", Reduction::Mean, &[]).unwrap();
+    let want = x.mean_axis(Axis(2)).unwrap().mean_axis(Axis(0)).unwrap();
+    assert_eq!(m, want.into_dyn());
+    let f = x.mapv(|v| v as f32);
+    assert_eq!(
+        f.reduce("a b c -> ", Reduction::Mean, &[]).unwrap()[[]],
+        11.5
+    );
+}
