@@ -35,6 +35,60 @@ pub enum OnnxNode {
         /// The shape to broadcast to.
         shape: Vec<usize>,
     },
+    /// An einops `reduce`: `ReduceSum`, `ReduceMean`, `ReduceMax`, `ReduceMin` or `ReduceProd`
+    /// ([`op`](Self::Reduce::op) gives the name; `any` and `all` are `ReduceMax` and
+    /// `ReduceMin` of `bool`, which ONNX has from opset 20) over `axes`.
+    Reduce {
+        /// The reduction.
+        reduction: crate::Reduction,
+        /// The axes reduced, increasing.
+        axes: Vec<usize>,
+        /// ONNX's `keepdims` (always `false` here: the `Reshape` after it puts units back).
+        keepdims: bool,
+        /// Whether the opset takes `axes` as the node's second input (`ReduceSum` from opset
+        /// 13, the others from 18) rather than as an attribute.
+        axes_input: bool,
+    },
+    /// `Concat` of the inputs along `axis` (einops' `pack`, after a `Reshape` of each).
+    Concat {
+        /// The axis joined along.
+        axis: usize,
+    },
+    /// `Split` along `axis` into parts of these lengths (`split` as the node's second input,
+    /// from opset 13), each then reshaped (einops' `unpack`).
+    Split {
+        /// The axis split.
+        axis: usize,
+        /// The length of each part.
+        split: Vec<usize>,
+    },
+}
+
+impl OnnxNode {
+    /// The ONNX operator's name (`"Reshape"`, `"ReduceMax"`, ...).
+    ///
+    /// ```
+    /// use ndarray_reshape::{OnnxNode, Reduction};
+    /// let node = OnnxNode::Reduce { reduction: Reduction::Any, axes: vec![1], keepdims: false, axes_input: true };
+    /// assert_eq!(node.op(), "ReduceMax");
+    /// ```
+    pub fn op(&self) -> &'static str {
+        use crate::Reduction as R;
+        match self {
+            OnnxNode::Transpose { .. } => "Transpose",
+            OnnxNode::Reshape(_) => "Reshape",
+            OnnxNode::Expand { .. } => "Expand",
+            OnnxNode::Reduce { reduction, .. } => match reduction {
+                R::Sum => "ReduceSum",
+                R::Mean => "ReduceMean",
+                R::Max | R::Any => "ReduceMax",
+                R::Min | R::All => "ReduceMin",
+                R::Prod => "ReduceProd",
+            },
+            OnnxNode::Concat { .. } => "Concat",
+            OnnxNode::Split { .. } => "Split",
+        }
+    }
 }
 
 /// Whether reading `a` and `b` in C order and in F order gives the same sequence: each has at

@@ -11,8 +11,11 @@
 
 use std::path::PathBuf;
 
-use ndarray::{ArrayView, ArrayViewD, Axis, IxDyn, ShapeBuilder};
-use ndarray_reshape::{pack, parse_shape, Reduce, Reducible, Reduction, ReshapeError, ReshapeExt};
+use ndarray::{ArrayD, ArrayView, ArrayViewD, Axis, IxDyn, ShapeBuilder};
+use ndarray_reshape::{
+    pack, parse_shape, OnnxNode, Pack, Reduce, Reducible, Reduction, ReshapeError, ReshapeExt,
+    ShapeSpec, SymDim,
+};
 use serde_json::Value;
 
 fn usizes(v: &Value) -> Vec<usize> {
@@ -26,6 +29,13 @@ fn usizes(v: &Value) -> Vec<usize> {
 /// An element type of the cases, read from JSON.
 trait Elem: Copy + PartialEq + std::fmt::Debug + Send + Sync + Reducible {
     fn of(v: &Value) -> Self;
+    /// The identity and operation of an ONNX reduce node on this type.
+    fn onnx(r: Reduction) -> (Self, fn(Self, Self) -> Self);
+    /// `ReduceMean`'s division of a sum of `n` elements.
+    fn mean(self, n: usize) -> Self {
+        let _ = n;
+        self
+    }
     /// Whether `got` is `want` (within the case's tolerance for floats).
     fn close(got: Self, want: Self, tol: Option<(f64, f64)>) -> bool {
         let _ = tol;
@@ -40,6 +50,14 @@ impl Elem for i64 {
             v => v.as_i64().unwrap(),
         }
     }
+    fn onnx(r: Reduction) -> (i64, fn(i64, i64) -> i64) {
+        match r {
+            Reduction::Sum | Reduction::Mean => (0, |a, b| a.wrapping_add(b)),
+            Reduction::Prod => (1, |a, b| a.wrapping_mul(b)),
+            Reduction::Max | Reduction::Any => (i64::MIN, |a, b| a.max(b)),
+            Reduction::Min | Reduction::All => (i64::MAX, |a, b| a.min(b)),
+        }
+    }
 }
 
 impl Elem for f64 {
@@ -48,6 +66,17 @@ impl Elem for f64 {
             Value::Bool(b) => f64::from(u8::from(*b)),
             v => v.as_f64().unwrap(),
         }
+    }
+    fn onnx(r: Reduction) -> (f64, fn(f64, f64) -> f64) {
+        match r {
+            Reduction::Sum | Reduction::Mean => (0.0, |a, b| a + b),
+            Reduction::Prod => (1.0, |a, b| a * b),
+            Reduction::Max | Reduction::Any => (f64::NEG_INFINITY, |a, b| a.max(b)),
+            Reduction::Min | Reduction::All => (f64::INFINITY, |a, b| a.min(b)),
+        }
+    }
+    fn mean(self, n: usize) -> f64 {
+        self / n as f64
     }
     fn close(got: f64, want: f64, tol: Option<(f64, f64)>) -> bool {
         let (rel, abs) = tol.unwrap_or((0.0, 0.0));
@@ -62,6 +91,47 @@ impl Elem for bool {
             v => v.as_f64().unwrap() != 0.0,
         }
     }
+    fn onnx(r: Reduction) -> (bool, fn(bool, bool) -> bool) {
+        match r {
+            Reduction::Max | Reduction::Any | Reduction::Sum => (false, |a, b| a | b),
+            _ => (true, |a, b| a & b),
+        }
+    }
+}
+
+/// `t` through ONNX nodes as onnxruntime runs them on a C-contiguous tensor.
+fn run_nodes<T: Elem>(mut t: ArrayD<T>, nodes: &[OnnxNode]) -> Result<ArrayD<T>, String> {
+    for node in nodes {
+        t = match node {
+            OnnxNode::Reshape(o) => {
+                let shape = o.infer_shape(t.shape()).map_err(|e| e.to_string())?;
+                t.as_standard_layout()
+                    .into_owned()
+                    .into_shape_with_order(IxDyn(&shape))
+                    .map_err(|e| e.to_string())?
+            }
+            OnnxNode::Transpose { perm } => t.permuted_axes(IxDyn(perm)),
+            OnnxNode::Reduce {
+                reduction,
+                axes,
+                keepdims: false,
+                ..
+            } => {
+                let (init, f) = T::onnx(*reduction);
+                let n: usize = axes.iter().map(|&a| t.shape()[a]).product();
+                let mut r = t;
+                for &a in axes.iter().rev() {
+                    r = r.fold_axis(Axis(a), init, |&acc, &v| f(acc, v));
+                }
+                match reduction {
+                    Reduction::Mean => r.mapv(|v| v.mean(n)),
+                    _ => r,
+                }
+            }
+            other => return Err(format!("unexpected node {other:?}")),
+        };
+    }
+    Ok(t.as_standard_layout().into_owned())
 }
 
 /// The buffer and layout of an array of the case (`input_*` fields or a pack input's), with
@@ -255,7 +325,11 @@ fn apply<T: Elem>(case: &Value) -> Result<(), String> {
     let Ok(y) = got else { unreachable!() };
     same_values(&y.view(), &case["expect"])?;
     if case["op"] == "reduce" {
-        shapes_without_data(case, x.shape(), y.shape())?;
+        let spec = shapes_without_data(case, x.shape(), y.shape())?;
+        let nodes = spec.to_onnx_nodes(x.shape(), 20).map_err(|e| e.to_string())?;
+        let onnx = run_nodes(x.to_owned(), &nodes).map_err(|e| format!("through ONNX: {e}"))?;
+        same_values(&onnx.view(), &case["expect"])
+            .map_err(|e| format!("through ONNX {nodes:?}: {e}"))?;
     }
     match case["expect"]["view"].as_bool() {
         Some(v) if v != y.is_view() => Err(format!("view {}, einops {v}", y.is_view())),
@@ -265,7 +339,11 @@ fn apply<T: Elem>(case: &Value) -> Result<(), String> {
 }
 
 /// A reduce spec kept by the caller infers the shape the data gave.
-fn shapes_without_data(case: &Value, input: &[usize], output: &[usize]) -> Result<(), String> {
+fn shapes_without_data(
+    case: &Value,
+    input: &[usize],
+    output: &[usize],
+) -> Result<Reduce, String> {
     let r: Reduction = case["reduction"].as_str().unwrap().parse().unwrap();
     let spec = lengths(case).iter().fold(
         Reduce::new(case["pattern"].as_str().unwrap(), r).unwrap(),
@@ -277,7 +355,21 @@ fn shapes_without_data(case: &Value, input: &[usize], output: &[usize]) -> Resul
             "infer_shape {inferred:?}, the data gave {output:?}"
         ));
     }
-    Ok(())
+    // Every input dim a symbol (symbols are sizes of at least 1), evaluated back at the
+    // input's numbers.
+    if input.contains(&0) {
+        return Ok(spec);
+    }
+    let names: Vec<String> = (0..input.len()).map(|i| format!("D{i}")).collect();
+    let symbols: Vec<SymDim> = names.iter().map(|n| SymDim::sym(n)).collect();
+    let sym = spec
+        .infer_symbolic(&symbols)
+        .map_err(|e| format!("infer_symbolic: {e}"))?;
+    let at: Vec<(&str, usize)> = names.iter().map(String::as_str).zip(input.iter().copied()).collect();
+    if sym.eval(&at).as_deref() != Some(output) {
+        return Err(format!("infer_symbolic {sym:?} at {input:?}, the data gave {output:?}"));
+    }
+    Ok(spec)
 }
 
 /// The element type a case computes in: NumPy's result type where it changes the input's.
@@ -314,7 +406,21 @@ fn pack_case<T: Elem>(case: &Value) -> Result<(), String> {
     if ps != want {
         return Err(format!("packed shapes {ps:?}, einops {want:?}"));
     }
-    Ok(())
+    // Through ONNX: each input reshaped, then concatenated.
+    let shapes: Vec<&[usize]> = views.iter().map(|v| v.shape()).collect();
+    let p = Pack::new(case["pattern"].as_str().unwrap()).map_err(|e| e.to_string())?;
+    let (each, concat) = p.to_onnx_nodes(&shapes).map_err(|e| e.to_string())?;
+    let OnnxNode::Concat { axis } = concat else {
+        return Err(format!("{concat:?} is no Concat"));
+    };
+    let parts = views
+        .iter()
+        .zip(&each)
+        .map(|(v, nodes)| run_nodes(v.to_owned(), nodes))
+        .collect::<Result<Vec<_>, _>>()?;
+    let parts: Vec<ArrayViewD<'_, T>> = parts.iter().map(|a| a.view()).collect();
+    let joined = ndarray::concatenate(Axis(axis), &parts).map_err(|e| e.to_string())?;
+    same_values(&joined.view(), &case["expect"]).map_err(|e| format!("through ONNX: {e}"))
 }
 
 fn unpack_case<T: Elem>(case: &Value) -> Result<(), String> {
@@ -350,6 +456,21 @@ fn unpack_case<T: Elem>(case: &Value) -> Result<(), String> {
         if want["view"].as_bool() == Some(true) && !input.contains(part.as_ptr()) {
             return Err("a part that is no view of the packed array".into());
         }
+    }
+    // Through ONNX: a Split, then each part reshaped.
+    let p = Pack::new(case["pattern"].as_str().unwrap()).map_err(|e| e.to_string())?;
+    let (split, each) = p
+        .unpack_onnx_nodes(x.shape(), &shapes)
+        .map_err(|e| e.to_string())?;
+    let OnnxNode::Split { axis, split } = split else {
+        return Err(format!("{split:?} is no Split"));
+    };
+    let mut at = 0;
+    for ((len, nodes), want) in split.iter().zip(&each).zip(outputs) {
+        let part = x.slice_axis(Axis(axis), ndarray::Slice::from(at..at + len));
+        at += len;
+        let got = run_nodes(part.to_owned(), nodes)?;
+        same_values(&got.view(), want).map_err(|e| format!("through ONNX: {e}"))?;
     }
     Ok(())
 }

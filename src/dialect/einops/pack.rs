@@ -3,6 +3,8 @@
 use std::fmt;
 
 use super::pattern::{check_name, side, Axis, Item};
+use crate::dialect::lower::OnnxNode;
+use crate::dialect::onnx::Onnx;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::sym::{equals, Condition, Exact, SymDim};
 
@@ -370,9 +372,89 @@ impl Pack {
         Ok(out)
     }
 
+    /// The ONNX nodes of a pack of inputs of the shapes `inputs`: for each input the
+    /// `Reshape` that flattens its `*` dims (none where it changes nothing), then the
+    /// `Concat` of them all along the packed axis.
+    ///
+    /// # Errors
+    ///
+    /// As [`pack_shapes`](Self::pack_shapes).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Onnx, OnnxNode, Pack};
+    /// let (each, concat) = Pack::new("b * c")?.to_onnx_nodes(&[&[2, 5], &[2, 4, 2, 5]])?;
+    /// assert_eq!(each[0], [OnnxNode::Reshape(Onnx::new([2, 1, 5]))]);
+    /// assert_eq!(each[1], [OnnxNode::Reshape(Onnx::new([2, 8, 5]))]);
+    /// assert_eq!(concat, OnnxNode::Concat { axis: 1 });
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn to_onnx_nodes(
+        &self,
+        inputs: &[&[usize]],
+    ) -> Result<(Vec<Vec<OnnxNode>>, OnnxNode), ReshapeError> {
+        let (_, packed) = self.pack_shapes(inputs)?;
+        let each = inputs
+            .iter()
+            .zip(&packed)
+            .map(|(shape, part)| {
+                let mut flat = shape[..self.before].to_vec();
+                flat.push(part.iter().product());
+                flat.extend_from_slice(&shape[shape.len() - self.after..]);
+                reshape_unless(shape, flat)
+            })
+            .collect();
+        Ok((each, OnnxNode::Concat { axis: self.before }))
+    }
+
+    /// The ONNX nodes of an unpack of a packed array of shape `packed` into the packed shapes
+    /// `shapes`: the `Split` along the packed axis, then for each part the `Reshape` into its
+    /// shape (none where it changes nothing).
+    ///
+    /// # Errors
+    ///
+    /// As [`unpack_shapes`](Self::unpack_shapes).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Onnx, OnnxNode, Pack};
+    /// let (split, each) = Pack::new("b * c")?.unpack_onnx_nodes(&[2, 9, 5], &[vec![1i64], vec![4, -1]])?;
+    /// assert_eq!(split, OnnxNode::Split { axis: 1, split: vec![1, 8] });
+    /// assert_eq!(each[1], [OnnxNode::Reshape(Onnx::new([2, 4, 2, 5]))]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn unpack_onnx_nodes<T: PackedDim>(
+        &self,
+        packed: &[usize],
+        shapes: &[Vec<T>],
+    ) -> Result<(OnnxNode, Vec<Vec<OnnxNode>>), ReshapeError> {
+        let parts = self.split(packed, shapes)?;
+        let split = parts.iter().map(|(r, _)| r.len()).collect();
+        let each = parts
+            .into_iter()
+            .map(|(r, shape)| {
+                let mut from = packed.to_vec();
+                from[self.before] = r.len();
+                reshape_unless(&from, shape)
+            })
+            .collect();
+        Ok((OnnxNode::Split { axis: self.before, split }, each))
+    }
+
     /// The index of the packed axis.
     pub(crate) fn axis(&self) -> usize {
         self.before
+    }
+}
+
+/// A `Reshape` of `from` to `to`, unless they are equal.
+fn reshape_unless(from: &[usize], to: Vec<usize>) -> Vec<OnnxNode> {
+    match from == to.as_slice() {
+        true => Vec::new(),
+        false => {
+            let zero = to.contains(&0);
+            vec![OnnxNode::Reshape(Onnx::new(to).allowzero(zero))]
+        }
     }
 }
 

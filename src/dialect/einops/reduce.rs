@@ -8,6 +8,8 @@ use std::sync::Arc;
 use super::pattern::Op;
 use super::Rearrange;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::dialect::lower::OnnxNode;
+use crate::dialect::onnx::Onnx;
 use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
@@ -264,6 +266,70 @@ impl Reduce {
             }
         }
         Ok(SymShape { dims, conditions })
+    }
+
+    /// The ONNX nodes that compute this reduction of an input of shape `input` in opset
+    /// `opset`: a `Reshape` into the pattern's elementary axes, the reduce node over the
+    /// reduced ones (axes as an attribute or, from opset 13 for `ReduceSum` and 18 for the
+    /// others, as an input), a `Transpose` of the kept axes into their order on the right, and
+    /// a `Reshape` into the output's groups; each only where it changes something.
+    ///
+    /// # Errors
+    ///
+    /// The pattern's errors for this input, and
+    /// [`OnnxInexpressible`](ReshapeError::OnnxInexpressible) for `any` or `all` before opset
+    /// 20 (ONNX reduces `bool` from there).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Onnx, OnnxNode, Reduce, Reduction};
+    ///
+    /// let pool = Reduce::new("b c (h 2) (w 2) -> b c h w", Reduction::Max)?;
+    /// let nodes = pool.to_onnx_nodes(&[8, 64, 112, 112], 18)?;
+    /// assert_eq!(nodes[0], OnnxNode::Reshape(Onnx::new([8, 64, 56, 2, 56, 2])));
+    /// assert_eq!(
+    ///     nodes[1],
+    ///     OnnxNode::Reduce { reduction: Reduction::Max, axes: vec![3, 5], keepdims: false, axes_input: true }
+    /// );
+    /// assert_eq!(nodes.len(), 2);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn to_onnx_nodes(&self, input: &[usize], opset: u32) -> Result<Vec<OnnxNode>, ReshapeError> {
+        let (mut dims, mut split, mut kept) = (Small::new(), Arrangement::default(), Small::new());
+        self.plan(input, &mut dims, &mut split, &mut kept)?;
+        let reshape = |s: &[usize]| OnnxNode::Reshape(Onnx::new(s.to_vec()).allowzero(s.contains(&0)));
+        let mut nodes = Vec::new();
+        let mut now: Vec<usize> = split.shape.to_vec();
+        if now != input {
+            nodes.push(reshape(&now));
+        }
+        let axes: Vec<usize> = (0..now.len()).filter(|k| !kept.contains(k)).collect();
+        if !axes.is_empty() {
+            let r = self.reduction;
+            if matches!(r, Reduction::Any | Reduction::All) && opset < 20 {
+                let why = format!("ONNX reduces bool (ReduceMax, ReduceMin) from opset 20, not {opset}");
+                return Err(Fail::whole(Rule::OnnxInexpressible, why).attach(Origin::Rearrange, input, self));
+            }
+            let axes_input = match r {
+                Reduction::Sum => opset >= 13,
+                _ => opset >= 18,
+            };
+            now = (0..now.len()).filter(|k| kept.contains(k)).map(|k| now[k]).collect();
+            nodes.push(OnnxNode::Reduce { reduction: r, axes, keepdims: false, axes_input });
+        }
+        let mut sorted: Vec<usize> = kept.to_vec();
+        sorted.sort_unstable();
+        let perm: Vec<usize> = kept
+            .iter()
+            .map(|k| sorted.iter().position(|s| s == k).unwrap_or(0))
+            .collect();
+        if perm.iter().enumerate().any(|(i, &p)| i != p) {
+            now = perm.iter().map(|&p| now[p]).collect();
+            nodes.push(OnnxNode::Transpose { perm });
+        }
+        if *dims != *now {
+            nodes.push(reshape(&dims));
+        }
+        Ok(nodes)
     }
 
     /// The plan of a reduction of an input of shape `input`: the output shape, the input's
