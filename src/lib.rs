@@ -397,7 +397,7 @@ pub use dialect::{parse_shape, Pack, PackedDim, Ranked, Reduce, Reduction, Shape
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{ErrorContext, Origin, ReshapeError};
-pub use explain::{Explanation, Group, GroupKind, UnitMoves};
+pub use explain::{Explanation, Group, GroupKind, PatternExplanation, UnitMoves};
 pub use ext::pack;
 pub use ext::{IntoDim, ReshapeExt};
 pub use graph::{OpAttr, ShapeValue};

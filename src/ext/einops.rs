@@ -92,7 +92,7 @@ where
     D: Dimension,
     T: PackedDim,
 {
-    let p = Pack::new(pattern)?;
+    let p = Pack::new(pattern)?.for_unpack();
     let axis = Axis(p.axis());
     p.split(a.shape(), shapes)?
         .into_iter()

@@ -132,6 +132,18 @@ fn values_and_view(case: &Value) -> Result<(), String> {
         if onnx != want {
             return Err(format!("through to_onnx_nodes {onnx:?}, einops {want:?}"));
         }
+        // A pattern that moves axes explains which group forces the copy, exactly when
+        // there is one.
+        if let Ok(e) = r.explain_pattern(x.shape()) {
+            let copies = e.copy_group(x.strides()).is_some();
+            if copies == y.is_view() && !x.is_empty() {
+                return Err(format!(
+                    "copy_group {:?}, view {}",
+                    e.copy_group(x.strides()),
+                    y.is_view()
+                ));
+            }
+        }
         match expect["view"].as_bool() {
             Some(v) if v != y.is_view() => Err(format!("view {}, einops {v}", y.is_view())),
             _ => Ok(()),

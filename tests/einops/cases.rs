@@ -326,7 +326,9 @@ fn apply<T: Elem>(case: &Value) -> Result<(), String> {
     same_values(&y.view(), &case["expect"])?;
     if case["op"] == "reduce" {
         let spec = shapes_without_data(case, x.shape(), y.shape())?;
-        let nodes = spec.to_onnx_nodes(x.shape(), 20).map_err(|e| e.to_string())?;
+        let nodes = spec
+            .to_onnx_nodes(x.shape(), 20)
+            .map_err(|e| e.to_string())?;
         let onnx = run_nodes(x.to_owned(), &nodes).map_err(|e| format!("through ONNX: {e}"))?;
         same_values(&onnx.view(), &case["expect"])
             .map_err(|e| format!("through ONNX {nodes:?}: {e}"))?;
@@ -339,11 +341,7 @@ fn apply<T: Elem>(case: &Value) -> Result<(), String> {
 }
 
 /// A reduce spec kept by the caller infers the shape the data gave.
-fn shapes_without_data(
-    case: &Value,
-    input: &[usize],
-    output: &[usize],
-) -> Result<Reduce, String> {
+fn shapes_without_data(case: &Value, input: &[usize], output: &[usize]) -> Result<Reduce, String> {
     let r: Reduction = case["reduction"].as_str().unwrap().parse().unwrap();
     let spec = lengths(case).iter().fold(
         Reduce::new(case["pattern"].as_str().unwrap(), r).unwrap(),
@@ -365,9 +363,15 @@ fn shapes_without_data(
     let sym = spec
         .infer_symbolic(&symbols)
         .map_err(|e| format!("infer_symbolic: {e}"))?;
-    let at: Vec<(&str, usize)> = names.iter().map(String::as_str).zip(input.iter().copied()).collect();
+    let at: Vec<(&str, usize)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(input.iter().copied())
+        .collect();
     if sym.eval(&at).as_deref() != Some(output) {
-        return Err(format!("infer_symbolic {sym:?} at {input:?}, the data gave {output:?}"));
+        return Err(format!(
+            "infer_symbolic {sym:?} at {input:?}, the data gave {output:?}"
+        ));
     }
     Ok(spec)
 }

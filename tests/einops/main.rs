@@ -9,3 +9,4 @@ mod einops_contract;
 
 mod cases;
 mod engine;
+mod errors;

@@ -173,6 +173,43 @@ impl Rearrange {
         self
     }
 
+    /// What the pattern does to the axes of an input of shape `input`: the dims it splits,
+    /// the permutation of the elementary axes, the axes `repeat` adds, the groups it merges,
+    /// and for a strided input which group forces a copy ([`PatternExplanation`]).
+    ///
+    /// # Errors
+    ///
+    /// The pattern's errors for this input, and [`BadPattern`](ReshapeError::BadPattern) for
+    /// a pattern that moves no axis: a reshape, which
+    /// [`ShapeSpec::explain`](crate::ShapeSpec::explain) explains.
+    ///
+    /// ```
+    /// use ndarray_reshape::Rearrange;
+    /// let e = Rearrange::new("n (b1 b2 c) h w -> n c (h b1) (w b2)")?
+    ///     .axis("b1", 2)
+    ///     .axis("b2", 2)
+    ///     .explain_pattern(&[1, 12, 4, 4])?;
+    /// assert_eq!(e.axis_names(), ["n", "b1", "b2", "c", "h", "w"]);
+    /// assert_eq!(e.permutation(), [0, 3, 4, 1, 5, 2]); // DepthToSpace's transpose
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn explain_pattern(
+        &self,
+        input: &[usize],
+    ) -> Result<crate::PatternExplanation, ReshapeError> {
+        if !self.permutes() {
+            let why =
+                "the pattern moves no axis: it is a reshape, which ShapeSpec::explain explains";
+            return Err(Fail::whole(crate::error::Rule::BadPattern, why).attach(
+                Origin::Rearrange,
+                input,
+                self,
+            ));
+        }
+        self.with_recipe(input.len(), |r| r.explanation(input))
+            .map_err(|f| f.attach(Origin::Rearrange, input, self))
+    }
+
     /// The pattern as written.
     ///
     /// ```

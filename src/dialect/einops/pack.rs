@@ -6,6 +6,8 @@ use super::pattern::{check_name, side, Axis, Item};
 use crate::dialect::lower::OnnxNode;
 use crate::dialect::onnx::Onnx;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::Extent;
+use crate::small::Small;
 use crate::sym::{equals, Condition, Exact, SymDim};
 
 /// An einops `pack` / `unpack` pattern (`"b * c"`): axis names split on whitespace with exactly
@@ -38,6 +40,8 @@ use crate::sym::{equals, Condition, Exact, SymDim};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pack {
     text: Box<str>,
+    /// `pack` or `unpack`, for messages.
+    op: &'static str,
     /// The fixed axes before the `*`, and after it.
     before: usize,
     after: usize,
@@ -80,6 +84,7 @@ impl Pack {
         }
         Ok(Pack {
             text: pattern.into(),
+            op: "pack",
             before: star,
             after: axes.len() - star - 1,
         })
@@ -372,6 +377,109 @@ impl Pack {
         Ok(out)
     }
 
+    /// [`unpack_shapes`](Self::unpack_shapes) on symbolic dims: `None` is the one `-1`. The
+    /// inferred dims are exact, or hold under conditions (the division by the shape's other
+    /// dims is exact, the packed shapes fill the packed axis), never rounded.
+    ///
+    /// # Errors
+    ///
+    /// As [`unpack_shapes`](Self::unpack_shapes), for what fails for every value of the
+    /// symbols.
+    ///
+    /// ```
+    /// use ndarray_reshape::{Pack, SymDim};
+    /// let (b, n) = (SymDim::sym("B"), SymDim::sym("N"));
+    /// let d = SymDim::from(768);
+    /// let packed = [b.clone(), n.clone() + SymDim::from(1), d.clone()];
+    /// let (parts, conds) = Pack::new("b * d")?.unpack_symbolic(&packed, &[vec![], vec![None]])?;
+    /// assert_eq!(parts[1], vec![b.clone(), n, d.clone()]);
+    /// assert!(conds.is_empty());
+    /// // Heads of 64: (N + 1) / 64 only where it divides.
+    /// let (parts, conds) = Pack::new("b * d")?.unpack_symbolic(&packed, &[vec![None, Some(SymDim::from(64))]])?;
+    /// assert_eq!(conds.len(), 1);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn unpack_symbolic(
+        &self,
+        packed: &[SymDim],
+        shapes: &[Vec<Option<SymDim>>],
+    ) -> Result<(Vec<Vec<SymDim>>, Vec<Condition>), ReshapeError> {
+        let fail = |f: Fail| f.attach_sym(Origin::Rearrange, packed, self);
+        if packed.len() != self.before + self.after + 1 {
+            let why = format!(
+                "the packed array has {} dims; the pattern names {} and the *",
+                packed.len(),
+                self.before + self.after
+            );
+            return Err(fail(Fail::whole(Rule::PatternRank, why)));
+        }
+        let mut conds: Small<Condition> = Small::new();
+        if shapes.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let axis = packed[self.before].clone();
+        let mut unknown = None;
+        for (i, s) in shapes.iter().enumerate() {
+            let n = s.iter().filter(|d| d.is_none()).count();
+            if n > 1 || (n == 1 && unknown.is_some()) {
+                let why = "one -1 among the packed shapes, which einops infers".to_owned();
+                return Err(fail(Fail::at(Rule::MultipleInfer, i, why)));
+            }
+            if n == 1 {
+                unknown = Some(i);
+            }
+        }
+        let product =
+            |s: &[Option<SymDim>]| s.iter().flatten().fold(SymDim::from(1), |p, d| &p * d);
+        let known = shapes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != unknown)
+            .fold(SymDim::from(0), |sum, (_, s)| &sum + &product(s));
+        let mut parts: Vec<Vec<SymDim>> = Vec::with_capacity(shapes.len());
+        for (i, s) in shapes.iter().enumerate() {
+            let mut dims: Small<SymDim> = s
+                .iter()
+                .map(|d| d.clone().unwrap_or(SymDim::from(1)))
+                .collect();
+            if Some(i) == unknown {
+                let at = s.iter().position(Option::is_none);
+                let left = &axis - &known;
+                SymDim::finish(&mut dims, at, left, &mut conds).map_err(|f| {
+                    fail(Fail {
+                        position: Some(i),
+                        detail: format!("packed shape {i}: {}", f.detail),
+                        ..f
+                    })
+                })?;
+            }
+            let mut shape = packed[..self.before].to_vec();
+            shape.extend(dims.iter().cloned());
+            shape.extend_from_slice(&packed[self.before + 1..]);
+            parts.push(shape);
+        }
+        if unknown.is_none() {
+            match equals(&known, &axis) {
+                Exact::Always => {}
+                Exact::Sometimes(c) => conds.push(c),
+                Exact::Never => {
+                    let why = format!(
+                        "the packed shapes hold {known} along the packed axis, which has {axis}"
+                    );
+                    return Err(fail(Fail::whole(Rule::DimMismatch, why)));
+                }
+            }
+        }
+        let mut out: Vec<Condition> = Vec::new();
+        for c in conds.iter() {
+            if !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+        Ok((parts, out))
+    }
+
     /// The ONNX nodes of a pack of inputs of the shapes `inputs`: for each input the
     /// `Reshape` that flattens its `*` dims (none where it changes nothing), then the
     /// `Concat` of them all along the packed axis.
@@ -438,7 +546,21 @@ impl Pack {
                 reshape_unless(&from, shape)
             })
             .collect();
-        Ok((OnnxNode::Split { axis: self.before, split }, each))
+        Ok((
+            OnnxNode::Split {
+                axis: self.before,
+                split,
+            },
+            each,
+        ))
+    }
+
+    /// The same pattern, named `unpack` in messages.
+    pub(crate) fn for_unpack(self) -> Pack {
+        Pack {
+            op: "unpack",
+            ..self
+        }
     }
 
     /// The index of the packed axis.
@@ -460,7 +582,7 @@ fn reshape_unless(from: &[usize], to: Vec<usize>) -> Vec<OnnxNode> {
 
 impl fmt::Display for Pack {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "pack {:?}", &*self.text)
+        write!(f, "{} {:?}", self.op, &*self.text)
     }
 }
 
@@ -542,7 +664,11 @@ pub fn parse_shape(shape: &[usize], pattern: &str) -> Result<Vec<(String, usize)
         .iter()
         .find(|i| matches!(i, Item::Group(g) if g.len() > 1))
     {
-        let why = format!("parse_shape takes no group of axes: {g:?}");
+        let names: Vec<String> = match g {
+            Item::Group(g) => g.iter().map(super::pattern::shown).collect(),
+            Item::Ellipsis => Vec::new(),
+        };
+        let why = format!("parse_shape takes no group of axes: ({})", names.join(" "));
         return Err(fail(Fail::whole(Rule::BadPattern, why)));
     }
     let fixed = s.items.len() - usize::from(s.ellipsis.is_some());

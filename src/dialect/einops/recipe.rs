@@ -277,6 +277,36 @@ impl Recipe {
         Some((dim, inner))
     }
 
+    /// What a pattern does to `input` (`PatternExplanation`): the elementary axes' names and
+    /// lengths in input order, the permutation of those on the right, the arrangement, and
+    /// the output shape.
+    pub(crate) fn explanation(&self, input: &[usize]) -> Result<crate::PatternExplanation, Fail> {
+        let lens = self.lengths(input, &mut ())?;
+        let mut dims = Small::new();
+        self.output_of(input, &lens, &mut dims, &mut ())?;
+        let mut arrangement = Arrangement::default();
+        self.arrange(&lens, &mut arrangement);
+        let names = self.keys[..self.from_input]
+            .iter()
+            .map(Key::shown)
+            .collect();
+        let permutation = self
+            .right
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&id| id < self.from_input)
+            .collect();
+        Ok(crate::PatternExplanation::new(
+            input,
+            names,
+            lens[..self.from_input].to_vec(),
+            permutation,
+            arrangement,
+            &dims,
+        ))
+    }
+
     /// The output shape of a reduction of `input` into `dims`: each output group's product of
     /// kept axes (no size to keep).
     pub(crate) fn reduced<E: Extent>(

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use super::pattern::Op;
 use super::Rearrange;
-use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::dialect::lower::OnnxNode;
 use crate::dialect::onnx::Onnx;
+use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
@@ -293,10 +293,15 @@ impl Reduce {
     /// assert_eq!(nodes.len(), 2);
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    pub fn to_onnx_nodes(&self, input: &[usize], opset: u32) -> Result<Vec<OnnxNode>, ReshapeError> {
+    pub fn to_onnx_nodes(
+        &self,
+        input: &[usize],
+        opset: u32,
+    ) -> Result<Vec<OnnxNode>, ReshapeError> {
         let (mut dims, mut split, mut kept) = (Small::new(), Arrangement::default(), Small::new());
         self.plan(input, &mut dims, &mut split, &mut kept)?;
-        let reshape = |s: &[usize]| OnnxNode::Reshape(Onnx::new(s.to_vec()).allowzero(s.contains(&0)));
+        let reshape =
+            |s: &[usize]| OnnxNode::Reshape(Onnx::new(s.to_vec()).allowzero(s.contains(&0)));
         let mut nodes = Vec::new();
         let mut now: Vec<usize> = split.shape.to_vec();
         if now != input {
@@ -306,15 +311,28 @@ impl Reduce {
         if !axes.is_empty() {
             let r = self.reduction;
             if matches!(r, Reduction::Any | Reduction::All) && opset < 20 {
-                let why = format!("ONNX reduces bool (ReduceMax, ReduceMin) from opset 20, not {opset}");
-                return Err(Fail::whole(Rule::OnnxInexpressible, why).attach(Origin::Rearrange, input, self));
+                let why =
+                    format!("ONNX reduces bool (ReduceMax, ReduceMin) from opset 20, not {opset}");
+                return Err(Fail::whole(Rule::OnnxInexpressible, why).attach(
+                    Origin::Rearrange,
+                    input,
+                    self,
+                ));
             }
             let axes_input = match r {
                 Reduction::Sum => opset >= 13,
                 _ => opset >= 18,
             };
-            now = (0..now.len()).filter(|k| kept.contains(k)).map(|k| now[k]).collect();
-            nodes.push(OnnxNode::Reduce { reduction: r, axes, keepdims: false, axes_input });
+            now = (0..now.len())
+                .filter(|k| kept.contains(k))
+                .map(|k| now[k])
+                .collect();
+            nodes.push(OnnxNode::Reduce {
+                reduction: r,
+                axes,
+                keepdims: false,
+                axes_input,
+            });
         }
         let mut sorted: Vec<usize> = kept.to_vec();
         sorted.sort_unstable();

@@ -5,6 +5,10 @@
 
 use std::ops::{Mul, Range};
 
+mod pattern;
+
+pub use pattern::PatternExplanation;
+
 use crate::dims::Order;
 use crate::layout::{resolve_order, view_strides};
 use crate::sym::SymDim;
