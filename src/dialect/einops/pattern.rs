@@ -239,6 +239,7 @@ pub(crate) fn side(
                 continue;
             }
             '.' => DOTS,
+            DOTS => return Err(bad_at(at, format!("unknown character {c:?}"))),
             c => c,
         };
         if c == '(' || c == ')' || c == ' ' {
@@ -258,7 +259,7 @@ pub(crate) fn side(
             }
         } else if c.is_alphanumeric() || c == '_' || c == DOTS || c == TYPED {
             if word.is_empty() {
-                start = if c == DOTS { at - 2 } else { at };
+                start = if c == DOTS { at.saturating_sub(2) } else { at };
             }
             word.push(c);
         } else {
@@ -425,6 +426,7 @@ mod tests {
                 "anonymous axis 2 stands on the left",
             ),
             ("a\tb -> a b", Op::Rearrange, "unknown character '\\t'"),
+            ("\u{1}a -> a", Op::Rearrange, "unknown character '\\u{1}'"),
         ];
         for (p, op, want) in bad {
             let e = kind(p, *op).unwrap_err();
