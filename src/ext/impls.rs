@@ -92,8 +92,8 @@ macro_rules! borrowing_methods {
             A: Clone + Send + Sync,
             $($data)*
         {
-            let (shape, reading, reads) = view::copy_plan(self, &spec)?;
-            copy_or_fail(reads, &spec, &shape, reading)
+            let plan = view::copy_plan(self, &spec)?;
+            copy_or_fail(plan.reads(), &spec, &plan.shape, plan.reading)
         }
 
         fn reshape_copy_into<'o, P: ShapeSpec>(
@@ -105,11 +105,12 @@ macro_rules! borrowing_methods {
             A: Copy + Send + Sync,
             $($data)*
         {
-            let (shape, reading, reads) = view::copy_plan(self, &spec)?;
-            let dims = typed_dim::<P::Rank>(&shape);
-            match reads {
-                Reads::Input(a) => copy_into(a, dims, reading, out, || spec.describe()),
-                Reads::Arranged(a, _) => copy_into(&*a, dims, reading, out, || spec.describe()),
+            let plan = view::copy_plan(self, &spec)?;
+            let dims = typed_dim::<P::Rank>(&plan.shape);
+            let reads = plan.reads();
+            match reads.arranged() {
+                None => copy_into(self, dims, plan.reading, out, || spec.describe()),
+                Some(a) => copy_into(&a, dims, plan.reading, out, || spec.describe()),
             }
         }
 
@@ -285,11 +286,12 @@ where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let copied = match &reads {
-        Reads::Input(a) => copy::copy_to(a, shape, reading),
-        Reads::Arranged(arranged, _) => copy::copy_to(arranged, shape, reading),
+    let a = reads.input();
+    let copied = match reads.arranged() {
+        None => copy::copy_to(a, shape, reading),
+        Some(arranged) => copy::copy_to(&arranged, shape, reading),
     };
-    copied.map_err(|e| out_of_memory(spec, reads.input_shape(), e))
+    copied.map_err(|e| out_of_memory(spec, a.shape(), e))
 }
 
 /// The reduction of `a` by `spec` into a fresh array, or `None` when the pattern reduces nothing

@@ -30,8 +30,9 @@ pub use storage::{Borrowed, IntoReshapeClone, IntoReshapeData};
 /// by value through a `Result` is copied twice on the view path.
 pub(crate) struct Plan {
     pub(crate) shape: Small<usize>,
-    /// The view strides, when `view` and not `contiguous`.
-    strides: Small<isize>,
+    /// The view strides, when `view` and not `contiguous` (made only then: an inline buffer
+    /// written on every call costs the contiguous views a dozen stores).
+    strides: Option<Small<isize>>,
     pub(crate) reading: Reading,
     view: bool,
     /// The input is contiguous in the reading order: the view has ndarray's default strides
@@ -53,7 +54,7 @@ impl Plan {
     pub(crate) fn empty() -> Plan {
         Plan {
             shape: Small::new(),
-            strides: Small::new(),
+            strides: None,
             reading: Reading::C,
             view: false,
             contiguous: false,
@@ -82,16 +83,10 @@ impl Plan {
         self.contiguous = is_contiguous(shape, strides, self.reading);
         self.view = self.contiguous || {
             // The spec guarantees equal, bounded sizes: the solver needs no checks of its own.
-            self.strides.fill(0isize, self.shape.len());
+            let out = self.strides.get_or_insert_with(Small::new);
+            out.fill(0isize, self.shape.len());
             let empty = shape.contains(&0);
-            solve(
-                shape,
-                strides,
-                &self.shape,
-                self.reading,
-                empty,
-                &mut self.strides,
-            )
+            solve(shape, strides, &self.shape, self.reading, empty, out)
         };
         Ok(())
     }
@@ -107,16 +102,10 @@ impl Plan {
         self.aliased = arrangement.aliases();
         self.contiguous = is_contiguous(shape, &split, Reading::C);
         self.view = self.contiguous || {
-            self.strides.fill(0isize, self.shape.len());
+            let out = self.strides.get_or_insert_with(Small::new);
+            out.fill(0isize, self.shape.len());
             let empty = shape.contains(&0);
-            solve(
-                shape,
-                &split,
-                &self.shape,
-                Reading::C,
-                empty,
-                &mut self.strides,
-            )
+            solve(shape, &split, &self.shape, Reading::C, empty, out)
         };
         self.arranged = Some((shape.clone(), split));
     }
@@ -124,15 +113,10 @@ impl Plan {
     /// What a copy by this plan reads, for `a`, the array it was computed for: `a` itself, or
     /// the view of its arranged axes (read in C order).
     #[inline(always)]
-    pub(crate) fn reads<'a, A, D: Dimension>(&self, a: &'a ArrayRef<A, D>) -> Reads<'a, A, D> {
-        match &self.arranged {
-            None => Reads::Input(a),
-            // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0
-            // ones), so they address only its elements, which are readable for `'a`.
-            Some((shape, strides)) => Reads::Arranged(
-                unsafe { from_parts(a.as_ptr().cast_mut(), shape, strides) },
-                a.shape(),
-            ),
+    pub(crate) fn reads<'a, A, D: Dimension>(&'a self, a: &'a ArrayRef<A, D>) -> Reads<'a, A, D> {
+        Reads {
+            a,
+            arranged: self.arranged.as_ref(),
         }
     }
 
@@ -191,7 +175,7 @@ impl Plan {
             fill_contiguous_strides(&self.shape, self.reading, &mut s);
             s
         } else {
-            self.strides.clone()
+            self.strides.clone().unwrap_or_default()
         }
     }
 
@@ -212,8 +196,9 @@ impl Plan {
             // these strides (ndarray's defaults) address exactly its elements.
             unsafe { V::from_shape_ptr(shape, ptr) }
         } else {
-            // SAFETY: solver strides for this array (caller's contract).
-            unsafe { from_parts(ptr, &self.shape, &self.strides) }
+            let strides = self.strides.as_deref().unwrap_or_default();
+            // SAFETY: solver strides for this array (caller's contract), or an empty shape.
+            unsafe { from_parts(ptr, &self.shape, strides) }
         }
     }
 
@@ -245,22 +230,29 @@ impl Plan {
 }
 
 /// What a copy reads, from its plan: the input, or the view of its axes as an einops pattern
-/// arranges them, read in C order. (`pub` only because the sealed storage trait names it; the
-/// module is private, so it cannot be named outside the crate.)
-pub enum Reads<'a, A, D> {
-    /// The input as it is.
-    Input(&'a ArrayRef<A, D>),
-    /// The arranged view, and the input's shape (for errors).
-    Arranged(ArrayView<'a, A, IxDyn>, &'a [usize]),
+/// arranges them, read in C order. Built only from a plan and the array it was computed for.
+/// (`pub` only because the sealed storage trait names it; the module is private, so it cannot
+/// be named outside the crate.)
+pub struct Reads<'a, A, D> {
+    a: &'a ArrayRef<A, D>,
+    /// The arranged axes' lengths and strides, from the plan for `a`.
+    arranged: Option<&'a (Small<usize>, Small<isize>)>,
 }
 
-impl<A, D: Dimension> Reads<'_, A, D> {
-    /// The shape of the input the plan was computed for.
-    pub(crate) fn input_shape(&self) -> &[usize] {
-        match self {
-            Reads::Input(a) => a.shape(),
-            Reads::Arranged(_, shape) => shape,
-        }
+impl<'a, A, D: Dimension> Reads<'a, A, D> {
+    /// The input the plan was computed for.
+    #[inline(always)]
+    pub(crate) fn input(&self) -> &'a ArrayRef<A, D> {
+        self.a
+    }
+
+    /// The view of the input's arranged axes, when the plan arranges them.
+    #[inline]
+    pub(crate) fn arranged(&self) -> Option<ArrayView<'a, A, IxDyn>> {
+        let (shape, strides) = self.arranged?;
+        // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0 ones)
+        // as the plan for `a` found, so they address only its elements, readable for `'a`.
+        Some(unsafe { from_parts(self.a.as_ptr().cast_mut(), shape, strides) })
     }
 }
 
@@ -457,8 +449,25 @@ where
     unsafe { view(a, spec) }
 }
 
-/// A copy's target shape, reading order and what it reads.
-pub(crate) type CopyPlan<'a, A, D> = (Small<usize>, Reading, Reads<'a, A, D>);
+/// A copy's plan without the stride solver: the target shape, the reading order and what the
+/// copy reads, for `a`.
+pub(crate) struct CopyPlan<'a, A, D> {
+    a: &'a ArrayRef<A, D>,
+    pub(crate) shape: Small<usize>,
+    pub(crate) reading: Reading,
+    arranged: Option<(Small<usize>, Small<isize>)>,
+}
+
+impl<'a, A, D: Dimension> CopyPlan<'a, A, D> {
+    /// What the copy reads.
+    #[inline(always)]
+    pub(crate) fn reads(&self) -> Reads<'_, A, D> {
+        Reads {
+            a: self.a,
+            arranged: self.arranged.as_ref(),
+        }
+    }
+}
 
 /// The plan of `spec` for `a` without the stride solver, for the modes that always copy: the
 /// target shape, the reading order, and what the copy reads.
@@ -471,18 +480,25 @@ where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let (mut shape, mut arranged) = (Small::new(), None);
-    spec.plan_into(a.shape(), &mut shape, &mut arranged)?;
-    let Some(arrangement) = arranged else {
+    let (mut shape, mut arrangement) = (Small::new(), None);
+    spec.plan_into(a.shape(), &mut shape, &mut arrangement)?;
+    let Some(arrangement) = arrangement else {
         let reading = reading(a.shape(), a.strides(), spec.order());
-        return Ok((shape, reading, Reads::Input(a)));
+        return Ok(CopyPlan {
+            a,
+            shape,
+            reading,
+            arranged: None,
+        });
     };
     let mut strides = Small::new();
     arrangement.strides(a.strides(), &mut strides);
-    // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0 ones), so
-    // they address only its elements, which are readable for `'a`.
-    let view = unsafe { from_parts(a.as_ptr().cast_mut(), &arrangement.shape, &strides) };
-    Ok((shape, Reading::C, Reads::Arranged(view, a.shape())))
+    Ok(CopyPlan {
+        a,
+        shape,
+        reading: Reading::C,
+        arranged: Some((arrangement.shape, strides)),
+    })
 }
 
 /// `a` with its axes split as `split` says (each input axis into consecutive axes, in input
