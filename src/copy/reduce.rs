@@ -229,6 +229,8 @@ fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
             return;
         }
     }
+    #[cfg(not(feature = "rayon"))]
+    let _ = bytes;
     work(0, n);
 }
 
@@ -919,13 +921,27 @@ mod tests {
                 fold_row_plain::<f32, SumOp>(&mut plain, q, 1, None);
                 fold_row::<f32, SumOp>(&mut chosen, q, 1, None);
             }
-            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            // Equal bit for bit, NaNs aside (the payload of a computed NaN is not specified).
+            let bits = |v: &[f32]| {
+                v.iter()
+                    .map(|x| {
+                        if x.is_nan() {
+                            f32::NAN.to_bits()
+                        } else {
+                            x.to_bits()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+            };
             assert_eq!(bits(&plain), bits(&chosen), "{n}");
             let run = &xs[..n];
             // SAFETY: the run's `n` elements.
             let b = unsafe { fold_run::<f32, SumOp>(run.as_ptr(), n, 1) };
             let a = pairwise::<f32, SumOp>(run);
-            assert_eq!(a.to_bits(), b.to_bits(), "{n}");
+            assert!(
+                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                "{n}"
+            );
         }
     }
 
@@ -940,6 +956,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore)]
     fn sums_are_pairwise() {
         // 1 + 2^-24 ten million times, in f32: a running sum stops at 1 + 2^-23 steps;
         // pairwise stays close to the exact value.
