@@ -1,6 +1,7 @@
-//! MXNet (1.x `Reshape` and 2.x `npx.reshape`), Paddle, NumPy and ONNX reshape semantics for
-//! [`ndarray`] arrays, with zero-copy views whenever the strides permit (exactly when NumPy would
-//! give one) and parallel copies otherwise.
+//! MXNet (1.x `Reshape` and 2.x `npx.reshape`), Paddle, NumPy and ONNX reshape semantics, and
+//! einops (`rearrange`, `repeat`, `reduce`, `pack`, `unpack`, `parse_shape`), for [`ndarray`]
+//! arrays, with zero-copy views whenever the strides permit (exactly when NumPy would give one)
+//! and parallel copies otherwise.
 //!
 //! # Quick start
 //!
@@ -47,6 +48,10 @@
 //! | exporting any of the above to ONNX | [`ShapeSpec::to_onnx`] |
 //! | NumPy `a.shape = s` (never copies) | `a.reshape_view(Np::new(s, Order::C))` |
 //! | ndarray `to_shape` | `reshape_with(Np::new(s, Order::C))` |
+//! | `einops.rearrange(x, p, **l)`, `einops.repeat(x, p, **l)` | `x.rearrange(p, &l)`, `x.repeat(p, &l)` ([`Rearrange`]) |
+//! | `einops.reduce(x, p, "max", **l)` | `x.reduce(p, Reduction::Max, &l)` ([`Reduce`]) |
+//! | `einops.pack(xs, p)`, `einops.unpack(x, ps, p)` | [`pack`]`(&xs, p)`, `x.unpack(p, &ps)` ([`Pack`]) |
+//! | `einops.parse_shape(x, p)` | [`parse_shape`]`(x.shape(), p)` |
 //!
 //! # Special values
 //!

@@ -36,7 +36,7 @@ pub enum OnnxNode {
         shape: Vec<usize>,
     },
     /// An einops `reduce`: `ReduceSum`, `ReduceMean`, `ReduceMax`, `ReduceMin` or `ReduceProd`
-    /// ([`op`](Self::Reduce::op) gives the name; `any` and `all` are `ReduceMax` and
+    /// ([`op`](OnnxNode::op) gives the name; `any` and `all` are `ReduceMax` and
     /// `ReduceMin` of `bool`, which ONNX has from opset 20) over `axes`.
     Reduce {
         /// The reduction.

@@ -1,6 +1,9 @@
-//! einops' `rearrange` and `repeat` as specs: [`Rearrange`], its pattern (`pattern`), and the
-//! recipe an input rank turns it into (`recipe`): the elementary axes the input splits into,
-//! their order on the right, the axes `repeat` adds, and the output groups.
+//! einops as specs: [`Rearrange`] (`rearrange` and `repeat`), [`Reduce`] (`reduce`, in
+//! `reduce`), [`Pack`] and `parse_shape` (in `pack`); the pattern grammar (`pattern`) and the
+//! recipe an input rank turns a pattern into (`recipe`): the elementary axes the input splits
+//! into, their order on the right, the axes `repeat` adds or `reduce` folds, and the output
+//! groups. A pattern's recipes are kept per input rank, and this thread's recent patterns per
+//! text, so that a call reads its pattern and plans once.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -175,7 +178,7 @@ impl Rearrange {
 
     /// What the pattern does to the axes of an input of shape `input`: the dims it splits,
     /// the permutation of the elementary axes, the axes `repeat` adds, the groups it merges,
-    /// and for a strided input which group forces a copy ([`PatternExplanation`]).
+    /// and for a strided input which group forces a copy ([`PatternExplanation`](crate::PatternExplanation)).
     ///
     /// # Errors
     ///
