@@ -8,7 +8,7 @@ const HUGE: usize = 2 << 20;
 
 /// Ask the kernel to back the 2 MiB-aligned part of `v`'s spare capacity with huge pages.
 /// Advisory: a refusal changes nothing but speed.
-pub(super) fn advise<A>(v: &mut Vec<A>) {
+pub(crate) fn advise<A>(v: &mut Vec<A>) {
     let bytes = v.capacity().saturating_mul(std::mem::size_of::<A>());
     if bytes < MIN_BYTES {
         return;

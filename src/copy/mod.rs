@@ -9,7 +9,7 @@
 pub(crate) mod fold;
 mod groups;
 #[cfg(feature = "hugepages")]
-mod hugepages;
+pub(crate) mod hugepages;
 mod kernels;
 #[cfg(feature = "rayon")]
 mod parallel;

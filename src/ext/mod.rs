@@ -25,64 +25,11 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, and
-/// contiguous copies in either order, for every `ndarray` array: owned [`Array`],
-/// [`ArrayView`](ndarray::ArrayView), [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and [`CowArray`](ndarray::CowArray), and the
-/// [`ArrayRef`](ndarray::ArrayRef) they all dereference to (what ndarray 0.17 functions take as
-/// `&ArrayRef<A, D>` or `&mut ArrayRef<A, D>`; every method but the consuming and in-place
-/// ones).
-///
-/// Generic code names the bounds of the modes it calls: `A: Clone + Send + Sync` wherever a
-/// copy can happen (the view-or-copy and copy modes, `to_layout`), `A: Copy + Send + Sync` for
-/// the `_into` modes that write a caller's buffer, none for the strict views:
-///
-/// ```
-/// use ndarray::{ArrayBase, Data, Dimension, IxDyn};
-/// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
-///
-/// fn flat<A, S, D>(x: &ArrayBase<S, D>) -> Result<Vec<A>, ReshapeError>
-/// where
-///     A: Clone + Send + Sync,
-///     S: Data<Elem = A>,
-///     D: Dimension,
-/// {
-///     Ok(x.reshape_with(Mx::new([-1]))?.iter().cloned().collect())
-/// }
-/// assert_eq!(flat(&ndarray::array![[1, 2], [3, 4]].t())?, [1, 3, 2, 4]);
-/// # Ok::<(), ReshapeError>(())
-/// ```
-///
-/// Every reshape computes the target shape with the spec (see [`ShapeSpec`]), then asks
-/// [`layout::view_strides`](crate::layout::view_strides) whether the input's strides allow a
-/// view (exactly when NumPy would give one). The modes:
+#[doc = include_str!("../../docs/reshape_ext.md")]
 ///
 #[doc = include_str!("../../docs/modes.md")]
 ///
-/// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
-/// large. [`to_layout`](Self::to_layout) is the same copy engine without a reshape: the array
-/// made C- or F-contiguous. The trait is sealed.
-///
-/// Results have dynamic rank (`IxDyn`) for a dialect's spec, and the rank of `E` for
-/// [`spec.dim::<E>()`](ShapeSpec::dim), in every mode: `x.reshape_view(Mx::new([0, -1]).dim::<Ix2>())`
-/// is an `ArrayView2`. A result in hand converts with
-/// [`IntoDim::into_dim`].
-///
-/// # Examples
-///
-/// ```
-/// use ndarray::{Array, Ix2};
-/// use ndarray_reshape::{Mx, ReshapeExt, ShapeSpec};
-///
-/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-/// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
-/// let y = x.reshape_mx([-4, 1, 2, -2])?;
-/// assert_eq!(y.shape(), &[1, 2, 3, 4]);
-/// assert!(y.is_view());
-/// let rows = x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())?; // typed: a CowArray<'_, i32, Ix2>
-/// assert_eq!(rows.dim(), (6, 4));
-/// # Ok(())
-/// # }
-/// ```
+#[doc = include_str!("../../docs/reshape_ext_more.md")]
 // The headline methods pass the spec they build to `reshape_with` by reference on purpose: a
 // spec moved in by value is copied on the view path (BENCHMARKS.md, "The view path").
 #[allow(clippy::needless_borrows_for_generic_args)]
@@ -118,15 +65,13 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Np, Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..12).into_shape_with_order((3, 4)).unwrap();
     /// assert!(x.reshape_with(Np::new([4, 3], Order::C))?.is_view());
     /// let t = x.t(); // F-contiguous
     /// let y = t.reshape_with(Np::new([-1], Order::C))?;
     /// assert!(!y.is_view());
     /// assert_eq!(y.as_slice().unwrap()[..4], [0, 4, 8, 1]);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_with<P: ShapeSpec>(&self, spec: P) -> Result<Self::Cow<'_, P::Rank>, ReshapeError>
     where
@@ -145,13 +90,11 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Mx, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((2, 3, 4));
     /// assert_eq!(x.reshape_mx([-3, -2])?.shape(), &[6, 4]);
     /// assert_eq!(x.reshape_mx(Mx::new([-1, 0]).reverse(true))?.shape(), &[6, 4]);
     /// assert!(x.reshape_mx([-1, -1]).is_err());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_mx<T: IntoSpec<Mx>>(
         &self,
@@ -177,12 +120,10 @@ where
     /// use ndarray::{array, Array};
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..6);
     /// let rhs = Array::<u8, _>::zeros((3, 2));
     /// assert_eq!(x.reshape_like(&rhs)?, array![[0, 1], [2, 3], [4, 5]].into_dyn());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_like<T: IntoLike>(&self, rhs: T) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
     where
@@ -204,12 +145,10 @@ where
     /// use ndarray::{array, Array};
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((2, 4, 6));
     /// assert_eq!(x.reshape_paddle([-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
     /// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_paddle<T: IntoSpec<Paddle>>(
         &self,
@@ -234,7 +173,6 @@ where
     /// use ndarray::{array, Array};
     /// use ndarray_reshape::{Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let a = Array::from_iter(0..6).into_shape_with_order((3, 2)).unwrap();
     /// let t = a.t();
     /// let y = t.reshape_np([-1], Order::A)?; // F-contiguous input read in F order
@@ -242,8 +180,7 @@ where
     /// assert_eq!(y, array![0, 1, 2, 3, 4, 5].into_dyn());
     /// // ndarray's own order works too.
     /// assert!(t.reshape_np([-1], ndarray::Order::ColumnMajor)?.is_view());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_np<T: IntoSpecList>(
         &self,
@@ -269,11 +206,9 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((1, 2, 3));
     /// assert_eq!(x.reshape_npx([-3, -1, -2])?.shape(), &[2, 3]); // drop the 1, infer, copy
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_npx<T: IntoSpec<Npx>>(
         &self,
@@ -298,12 +233,10 @@ where
     /// use ndarray::{array, Array};
     /// use ndarray_reshape::{Onnx, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::<f32, _>::zeros((2, 3, 4));
     /// assert_eq!(x.reshape_onnx(&array![0i64, -1])?.shape(), &[2, 12]);
     /// assert!(x.reshape_onnx(Onnx::new([0, -1]).allowzero(true)).is_err());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_onnx<T: IntoSpec<Onnx>>(
         &self,
@@ -333,7 +266,6 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..2 * 49 * 3).into_shape_with_order((2, 49, 3)).unwrap();
     /// let y = x.rearrange("b (h w) c -> b h w c", &[("h", 7)])?;
     /// assert_eq!(y.shape(), &[2, 7, 7, 3]);
@@ -341,8 +273,7 @@ where
     /// let t = x.rearrange("b n c -> b (c n)", &[])?; // a transposed merge: one copy
     /// assert_eq!(t[[1, 49]], x[[1, 0, 1]]);
     /// assert!(!t.is_view());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn rearrange(
         &self,
@@ -370,7 +301,6 @@ where
     /// use ndarray::array;
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = array![[1, 2], [3, 4]];
     /// let c = x.repeat("h w -> h w c", &[("c", 3)])?;
     /// assert!(c.is_view()); // a broadcast
@@ -378,8 +308,7 @@ where
     /// let up = x.repeat("h w -> (h 2) (w 2)", &[])?;
     /// assert_eq!(up.shape(), &[4, 4]);
     /// assert_eq!(up.iter().skip(12).copied().collect::<Vec<_>>(), [3, 3, 4, 4]);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn repeat(
         &self,
@@ -403,8 +332,7 @@ where
     /// [`reduce_with`](Self::reduce_with)`(&Reduce::new(pattern, reduction)?.axis(..))`, with
     /// the pattern parsed once per thread (einops caches its recipes the same way).
     ///
-    /// Values are NumPy's: integer sums and products wrap, `max`/`min` of floats propagate NaN,
-    /// a mean is of floats only, and float sums are pairwise (at least as accurate as NumPy's).
+    /// Values are NumPy's (see [`Reducible`](crate::Reducible) and [`Reduction`](crate::Reduction)).
     ///
     /// # Errors
     ///
@@ -416,10 +344,7 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Reduction, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
-    /// let x = Array::from_iter((0..2 * 3 * 4 * 4).map(|v| v as f32))
-    ///     .into_shape_with_order((2, 3, 4, 4))
-    ///     .unwrap();
+    /// let x = Array::from_shape_fn((2, 3, 4, 4), |(b, c, h, w)| (b * 48 + c * 16 + h * 4 + w) as f32);
     /// let pooled = x.reduce("b c (h 2) (w 2) -> b c h w", Reduction::Max, &[])?;
     /// assert_eq!(pooled.shape(), &[2, 3, 2, 2]);
     /// assert_eq!(pooled[[0, 0, 0, 0]], 5.0);
@@ -427,8 +352,7 @@ where
     /// assert_eq!(gap[[0, 0]], 7.5);
     /// let nhwc = x.view().permuted_axes([0, 2, 3, 1]); // strided: read in place
     /// assert_eq!(nhwc.reduce("b h w c -> b c", Reduction::Mean, &[])?, gap);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reduce(
         &self,
@@ -456,12 +380,10 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Reduce, Reduction, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let tokens = Array::from_elem((2, 197, 8), 0.5f32);
     /// let mean = Reduce::new("b n d -> b d", Reduction::Mean)?;
     /// assert_eq!(tokens.reduce_with(&mean)?, Array::from_elem((2, 8), 0.5f32).into_dyn());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reduce_with(&self, spec: &Reduce) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
     where
@@ -483,14 +405,12 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::ReshapeExt;
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let packed = Array::from_iter(0..2 * 10 * 3).into_shape_with_order((2, 10, 3)).unwrap();
     /// let parts = packed.unpack("b * c", &[vec![2i64, 2], vec![-1]])?;
     /// assert_eq!(parts[0].shape(), &[2, 2, 2, 3]);
     /// assert_eq!(parts[1].shape(), &[2, 6, 3]);
     /// assert_eq!(parts[1][[1, 0, 0]], packed[[1, 4, 0]]); // a view of `packed`
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn unpack<T: PackedDim>(
         &self,
@@ -512,14 +432,12 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Mx, Np, Order, ReshapeError, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
     /// let v = x.reshape_view(Mx::new([6, 4]))?;
     /// assert_eq!(v.as_ptr(), x.as_ptr());
     /// let err = x.t().reshape_view(Np::new([24], Order::C)).unwrap_err();
     /// assert!(matches!(err, ReshapeError::NeedsCopy(_)));
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ReshapeError>(())
     /// ```
     fn reshape_view<P: ShapeSpec>(&self, spec: P) -> Result<Self::View<'_, P::Rank>, ReshapeError>
     where
@@ -537,12 +455,10 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Paddle, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let mut m = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
     /// m.reshape_view_mut(Paddle::new([4, 6]))?[[3, 5]] = -1;
     /// assert_eq!(m[[1, 2, 3]], -1);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_view_mut<P: ShapeSpec>(
         &mut self,
@@ -577,13 +493,11 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Mx, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
     /// let ptr = x.as_ptr();
     /// let y = x.into_reshape(Mx::new([-3, -2]))?;
     /// assert_eq!((y.shape(), y.as_ptr()), (&[6, 4][..], ptr));
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn into_reshape<P: ShapeSpec>(self, spec: P) -> Result<ArrayBase<S, P::Rank>, ReshapeError>
     where
@@ -602,13 +516,11 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Np, Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
     /// let c = x.reshape_owned(Np::new([4, 6], Order::F))?;
     /// assert!(c.t().is_standard_layout());
     /// assert_ne!(c.as_ptr(), x.as_ptr());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
     where
@@ -631,7 +543,6 @@ where
     /// use ndarray::{array, Array};
     /// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ReshapeError> {
     /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
     /// let mut buf = vec![0; 6];
     /// let y = x.t().reshape_copy_into(Mx::new([-1]), &mut buf)?;
@@ -639,8 +550,7 @@ where
     /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
     /// let err = x.reshape_copy_into(Mx::new([-1]), &mut [0; 5]).unwrap_err();
     /// assert!(matches!(err, ReshapeError::OutputLength(_)));
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ReshapeError>(())
     /// ```
     fn reshape_copy_into<'o, P: ShapeSpec>(
         &self,
@@ -669,7 +579,6 @@ where
     /// use ndarray::Array;
     /// use ndarray_reshape::{Np, Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let x = Array::from_iter(0..6).into_shape_with_order((2, 3)).unwrap();
     /// // A permuted temporary: the result owns its copy, nothing borrows the temporary.
     /// let flat = x.view().permuted_axes([1, 0]).into_reshape_clone(Np::new([-1], Order::C))?;
@@ -678,8 +587,7 @@ where
     /// // Where a view is possible, it is one, with the lifetime of `x`.
     /// let v = x.view().into_reshape_clone(Np::new([-1], Order::C))?;
     /// assert!(v.is_view());
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn into_reshape_clone<P: ShapeSpec>(
         self,
@@ -711,7 +619,6 @@ where
     /// use ndarray::{Array, ArrayD, Ix2};
     /// use ndarray_reshape::{Mx, Paddle, ReshapeExt, ShapeSpec};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let mut x: ArrayD<f32> = ArrayD::zeros(vec![2, 3, 4]);
     /// let ptr = x.as_ptr();
     /// x.reshape_in_place(Paddle::new([0, -1]))?;
@@ -722,8 +629,7 @@ where
     /// let mut m = Array::<f32, _>::zeros((6, 4));
     /// m.reshape_in_place(Mx::new([4, -1]).dim::<Ix2>())?;
     /// assert_eq!(m.dim(), (4, 6));
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn reshape_in_place<P: ShapeSpec<Rank = D>>(&mut self, spec: P) -> Result<(), ReshapeError>
     where
@@ -748,7 +654,6 @@ where
     /// use ndarray::{array, Array2};
     /// use ndarray_reshape::{Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let a = array![[0, 1, 2], [3, 4, 5]];
     /// let c: Array2<i32> = a.t().to_layout(Order::C)?;
     /// assert!(c.is_standard_layout());
@@ -756,8 +661,7 @@ where
     /// let f = a.to_layout(Order::F)?;
     /// assert!(f.t().is_standard_layout());
     /// assert_eq!(f, a);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
     where
@@ -778,14 +682,12 @@ where
     /// use ndarray::array;
     /// use ndarray_reshape::{Order, ReshapeExt};
     ///
-    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     /// let a = array![[0, 1, 2], [3, 4, 5]];
     /// let mut buf = [0; 6];
     /// let f = a.to_layout_into(Order::F, &mut buf)?;
     /// assert_eq!(f, a);
     /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
-    /// # Ok(())
-    /// # }
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     fn to_layout_into<'o>(
         &self,

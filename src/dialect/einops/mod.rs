@@ -16,11 +16,13 @@ use crate::layout::Arrangement;
 use crate::small::{Small, INLINE};
 
 mod pack;
+mod parse_shape;
 mod pattern;
 mod recipe;
 mod reduce;
 
-pub use pack::{parse_shape, Pack, PackedDim};
+pub use pack::{Pack, PackedDim};
+pub use parse_shape::parse_shape;
 pub(crate) use pattern::Op;
 use pattern::Pattern;
 use recipe::Recipe;

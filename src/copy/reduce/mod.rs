@@ -8,6 +8,10 @@
 
 use ndarray::{ArrayView, IxDyn};
 
+mod kernels;
+
+use kernels::{fold_rows, fold_run, fold_two};
+
 use super::fold::sealed::Element;
 use super::fold::{Acc, MaxOp, MinOp, Op, ProdOp, SumOp};
 use super::{buffer, AllocError};
@@ -104,6 +108,9 @@ fn run<A: Element, O: Op<A::Acc>>(
     if out_len == 0 {
         return Ok(out);
     }
+    // Huge pages for a large output, as the copies have them: fewer faults on first touch.
+    #[cfg(feature = "hugepages")]
+    super::hugepages::advise(&mut out);
     let job = Job {
         src: src.as_ptr(),
         out: out.as_mut_ptr(),
@@ -363,6 +370,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
         });
     }
     writes.sort_by_key(|a| std::cmp::Reverse(a.os.unsigned_abs()));
+    let folder = Block::new(block, kept_in);
     // One tile of one outer combination: fold its block for every reduced combination.
     let unit = |tree: &mut Tree<A::Acc>, t: usize, i_off: isize| {
         let i_off = i_off + (t * tile) as isize * row.is;
@@ -390,9 +398,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
                 (false, _) => {
                     // SAFETY: `i_off + r_off` is the offset of an element of the input, and
                     // the block stays inside it.
-                    unsafe {
-                        fold_block::<A, O>(&mut acc, job.src.offset(i_off + r_off), block, group)
-                    };
+                    unsafe { folder.fold::<A, O>(&mut acc, job.src.offset(i_off + r_off), group) };
                     in_block += 1;
                 }
             }
@@ -404,7 +410,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
         });
         if let Some(last) = pending {
             // SAFETY: as above.
-            unsafe { fold_block::<A, O>(&mut acc, job.src.offset(i_off + last), block, group) };
+            unsafe { folder.fold::<A, O>(&mut acc, job.src.offset(i_off + last), group) };
         }
         match tree.stack.is_empty() {
             // A single block of rows: no tree.
@@ -415,7 +421,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
             }
         }
     };
-    // SAFETY (for the writes below): each output index is one of this unit's kept
+    // The writes below are sound: each output index is one of this unit's kept
     // combination, in bounds (the output strides are C-order strides of the kept lengths); no
     // other unit writes it.
     let write = |o_off: isize, t: usize, total: &[A::Acc]| {
@@ -462,218 +468,73 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
     });
 }
 
-/// Fold the block of axes `block` (ending with the kept row; `group` inside each row element)
-/// from `p` into `acc`, C order over the block's kept axes.
-///
-/// # Safety
-///
-/// Every element the block addresses from `p` must be a readable element of the input.
-unsafe fn fold_block<A: Element, O: Op<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    block: &[Ax],
-    group: Option<Ax>,
-) {
-    let Some((a, rest)) = block.split_first() else {
-        return;
-    };
-    if rest.is_empty() {
-        // SAFETY: the row from `p` (caller's contract).
-        return unsafe { fold_row::<A, O>(acc, p, a.is, group) };
-    }
-    let inner = match a.kept {
-        true => acc.len() / a.len,
-        false => 0,
-    };
-    if let ([r], false, None) = (rest, a.kept, group) {
-        if r.is == 1 {
-            // Two rows a step: `f(f(acc, x0), x1)` is stored whatever it is, where one row's
-            // `f(acc, x)` of `max` becomes a conditional (masked) store, slow on x86.
-            let mut i = 0;
-            while i + 1 < a.len {
-                // SAFETY: rows `i` and `i + 1` of this axis from `p` (caller's contract).
-                unsafe {
-                    let q = p.offset(i as isize * a.is);
-                    fold_two::<A, O>(acc, q, q.offset(a.is));
-                }
-                i += 2;
-            }
-            if i < a.len {
-                // SAFETY: the last row (caller's contract).
-                unsafe { fold_row::<A, O>(acc, p.offset(i as isize * a.is), 1, None) };
-            }
-            return;
-        }
-    }
-    for i in 0..a.len {
-        // SAFETY: element `i` of this axis from `p` (caller's contract).
-        let q = unsafe { p.offset(i as isize * a.is) };
-        let len = if a.kept { inner } else { acc.len() };
-        let part = &mut acc[i * inner..i * inner + len];
-        // SAFETY: the rest of the block from `q` (caller's contract).
-        unsafe { fold_block::<A, O>(part, q, rest, group) };
-    }
+/// The block of axes a unit of the rows kernel folds at once, prepared once per reduction:
+/// its kept axes outside the row (each with its stride in the accumulators as its output
+/// stride), the offsets of its reduced rows (at most `WINDOW`), and the row.
+struct Block {
+    kept: Small<Ax>,
+    rows: Small<isize>,
+    row: Ax,
+    /// The combinations of `kept`.
+    n: usize,
 }
 
-/// Fold two contiguous rows from `p` and `q` into `acc`.
-///
-/// # Safety
-///
-/// `acc.len()` elements from each of `p` and `q` must be readable elements of the input.
-unsafe fn fold_two<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the processor has AVX2; the caller's contract.
-        return unsafe { fold_two_avx2::<A, O>(acc, p, q) };
-    }
-    // SAFETY: the caller's contract.
-    unsafe { fold_two_plain::<A, O>(acc, p, q) }
-}
-
-/// [`fold_two_plain`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2; as [`fold_two`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_two_avx2<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
-    // SAFETY: the caller's contract.
-    unsafe { fold_two_plain::<A, O>(acc, p, q) }
-}
-
-/// The portable body of [`fold_two`].
-///
-/// # Safety
-///
-/// As [`fold_two`].
-#[inline(always)]
-unsafe fn fold_two_plain<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], p: *const A, q: *const A) {
-    let n = acc.len();
-    // SAFETY: `n` contiguous elements from each (caller's contract).
-    let (x, y) = unsafe {
-        (
-            std::slice::from_raw_parts(p, n),
-            std::slice::from_raw_parts(q, n),
-        )
-    };
-    for ((a, x), y) in acc.iter_mut().zip(x).zip(y) {
-        *a = O::f(O::f(*a, x.load()), y.load());
-    }
-}
-
-/// Whether this processor runs the AVX2 twins of the kernels (compiled for it, the same code).
-#[inline(always)]
-fn avx2() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    return std::arch::is_x86_feature_detected!("avx2");
-    #[allow(unreachable_code)]
-    false
-}
-
-/// Fold one input row (starting at `p`, stride `s`, `acc.len()` elements, each with its
-/// window `group`) into `acc`: [`fold_row_plain`], compiled for AVX2 where the processor has
-/// it (a NaN-propagating `max` is three vector instructions there, eight in SSE2).
-///
-/// # Safety
-///
-/// Every element the row and its windows address must be a readable element of the input.
-#[inline(always)]
-unsafe fn fold_row<A: Element, O: Op<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    s: isize,
-    group: Option<Ax>,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the processor has AVX2; the caller's contract.
-        return unsafe { fold_row_avx2::<A, O>(acc, p, s, group) };
-    }
-    // SAFETY: the caller's contract.
-    unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
-}
-
-/// [`fold_row_plain`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2; as [`fold_row`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn fold_row_avx2<A: Element, O: Op<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    s: isize,
-    group: Option<Ax>,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
-}
-
-/// The portable body of [`fold_row`].
-///
-/// # Safety
-///
-/// As [`fold_row`].
-#[inline(always)]
-unsafe fn fold_row_plain<A: Element, O: Op<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    s: isize,
-    group: Option<Ax>,
-) {
-    let n = acc.len();
-    match group {
-        None if s == 1 => {
-            // SAFETY: `n` contiguous elements of the input (caller's contract).
-            let row = unsafe { std::slice::from_raw_parts(p, n) };
-            for (a, x) in acc.iter_mut().zip(row) {
-                *a = O::f(*a, x.load());
-            }
-        }
-        None => {
-            for (j, a) in acc.iter_mut().enumerate() {
-                // SAFETY: element `j` of the row (caller's contract).
-                *a = O::f(*a, unsafe { *p.offset(j as isize * s) }.load());
-            }
-        }
-        Some(g) if g.is == 1 && s == g.len as isize => {
-            // SAFETY: the windows tile `n * len` contiguous elements (caller's contract).
-            let row = unsafe { std::slice::from_raw_parts(p, n * g.len) };
-            match g.len {
-                2 => windows::<A, O, 2>(acc, row),
-                3 => windows::<A, O, 3>(acc, row),
-                4 => windows::<A, O, 4>(acc, row),
-                k => {
-                    for (a, w) in acc.iter_mut().zip(row.chunks_exact(k)) {
-                        *a = w.iter().fold(*a, |v, x| O::f(v, x.load()));
+impl Block {
+    /// The block of `axes` (ending with the kept row) for accumulators of `acc_len` elements.
+    fn new(axes: &[Ax], acc_len: usize) -> Block {
+        let (row, outer) = match axes.split_last() {
+            Some((row, outer)) => (*row, outer),
+            None => (Ax::default(), &[][..]),
+        };
+        let mut kept: Small<Ax> = Small::new();
+        let mut rows: Small<isize> = Small::new();
+        rows.push(0);
+        let mut stride = acc_len;
+        for a in outer.iter() {
+            if a.kept {
+                stride /= a.len;
+                kept.push(Ax {
+                    os: stride as isize,
+                    ..*a
+                });
+            } else {
+                let before = rows.len();
+                for i in 1..a.len {
+                    for r in 0..before {
+                        let o = rows[r] + i as isize * a.is;
+                        rows.push(o);
                     }
                 }
             }
         }
-        Some(g) => {
-            for (j, a) in acc.iter_mut().enumerate() {
-                let base = j as isize * s;
-                for w in 0..g.len as isize {
-                    // SAFETY: element `w` of window `j` (caller's contract).
-                    *a = O::f(*a, unsafe { *p.offset(base + w * g.is) }.load());
-                }
-            }
-        }
+        let n = kept.iter().map(|a| a.len).product();
+        Block { kept, rows, row, n }
     }
-}
 
-/// Windows of `K` contiguous elements, one per accumulator (a constant `K` lets the compiler
-/// vectorize the shuffles).
-#[inline(always)]
-fn windows<A: Element, O: Op<A::Acc>, const K: usize>(acc: &mut [A::Acc], row: &[A]) {
-    for (a, w) in acc.iter_mut().zip(row.chunks_exact(K)) {
-        let mut v = *a;
-        for x in w {
-            v = O::f(v, x.load());
+    /// Fold the block from `p` into `acc` (C order over the block's kept axes; a tile of the
+    /// row when the row is the block's only kept axis). Each accumulator row takes all the
+    /// block's reduced rows in one pass (`fold_rows`).
+    ///
+    /// # Safety
+    ///
+    /// Every element the block addresses from `p` must be a readable element of the input.
+    #[inline(always)]
+    unsafe fn fold<A: Element, O: Op<A::Acc>>(
+        &self,
+        acc: &mut [A::Acc],
+        p: *const A,
+        group: Option<Ax>,
+    ) {
+        if self.kept.is_empty() {
+            // SAFETY: the rows from `p` (caller's contract).
+            return unsafe { fold_rows::<A, O>(acc, p, &self.rows, self.row.is, group) };
         }
-        *a = v;
+        let len = acc.len() / self.n.max(1);
+        for_offsets(&self.kept, 0, self.n, |i_off, a_off| {
+            let a = &mut acc[a_off as usize..a_off as usize + len];
+            // SAFETY: the rows of this kept combination from `p` (caller's contract).
+            unsafe { fold_rows::<A, O>(a, p.offset(i_off), &self.rows, self.row.is, group) };
+        });
     }
 }
 
@@ -752,228 +613,5 @@ impl<T: Acc> Levels<T> {
     }
 }
 
-/// The fold of `n` elements from `p` with stride `s`: NumPy's pairwise scheme (eight
-/// accumulators over blocks of up to 128 elements, halves above that).
-///
-/// # Safety
-///
-/// The `n` elements must be readable elements of the input.
-unsafe fn fold_run<A: Element, O: Op<A::Acc>>(p: *const A, n: usize, s: isize) -> A::Acc {
-    if s == 1 {
-        // SAFETY: `n` contiguous elements (caller's contract).
-        let run = unsafe { std::slice::from_raw_parts(p, n) };
-        #[cfg(target_arch = "x86_64")]
-        if avx2() {
-            // SAFETY: the processor has AVX2.
-            return unsafe { pairwise_avx2::<A, O>(run) };
-        }
-        pairwise::<A, O>(run)
-    } else {
-        // SAFETY: element `i` of the run (caller's contract).
-        pairwise_strided::<A, O>(0, n, &|i| unsafe { *p.offset(i as isize * s) }.load())
-    }
-}
-
-/// [`pairwise`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn pairwise_avx2<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
-    pairwise::<A, O>(run)
-}
-
-/// [`fold_run`] of a contiguous run (the portable body).
-#[inline(always)]
-fn pairwise<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
-    let n = run.len();
-    if n < 8 {
-        return run.iter().fold(O::ID, |v, x| O::f(v, x.load()));
-    }
-    if n <= 128 {
-        let mut r = [O::ID; 8];
-        let chunks = run.chunks_exact(8);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for (rk, x) in r.iter_mut().zip(c) {
-                *rk = O::f(*rk, x.load());
-            }
-        }
-        let v = O::f(
-            O::f(O::f(r[0], r[1]), O::f(r[2], r[3])),
-            O::f(O::f(r[4], r[5]), O::f(r[6], r[7])),
-        );
-        return rest.iter().fold(v, |v, x| O::f(v, x.load()));
-    }
-    let half = (n / 2) - (n / 2) % 8;
-    O::f(
-        pairwise::<A, O>(&run[..half]),
-        pairwise::<A, O>(&run[half..]),
-    )
-}
-
-/// [`fold_run`] of a strided run: elements `from..from + n` through `at`.
-fn pairwise_strided<A: Element, O: Op<A::Acc>>(
-    from: usize,
-    n: usize,
-    at: &impl Fn(usize) -> A::Acc,
-) -> A::Acc {
-    if n <= 128 {
-        let mut r = [O::ID; 4];
-        let full = n - n % 4;
-        for i in (0..full).step_by(4) {
-            for (k, rk) in r.iter_mut().enumerate() {
-                *rk = O::f(*rk, at(from + i + k));
-            }
-        }
-        let v = O::f(O::f(r[0], r[1]), O::f(r[2], r[3]));
-        return (full..n).fold(v, |v, i| O::f(v, at(from + i)));
-    }
-    let half = (n / 2) - (n / 2) % 8;
-    O::f(
-        pairwise_strided::<A, O>(from, half, at),
-        pairwise_strided::<A, O>(from + half, n - half, at),
-    )
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::{Array, Axis};
-
-    fn arange(shape: &[usize]) -> Array<i64, IxDyn> {
-        let n: usize = shape.iter().product();
-        Array::from_iter(0..n as i64)
-            .into_shape_with_order(IxDyn(shape))
-            .unwrap()
-    }
-
-    #[test]
-    fn every_kernel_agrees_with_ndarray() {
-        // Rows (kept innermost), windows (pooling), runs (reduced innermost), transposed and
-        // reversed layouts, broadcast strides.
-        let x = arange(&[3, 4, 6, 10]);
-        let cases: Vec<ArrayView<'_, i64, IxDyn>> = vec![
-            x.view(),
-            x.view().reversed_axes(),
-            x.view().permuted_axes(IxDyn(&[2, 0, 3, 1])),
-            {
-                let mut v = x.view();
-                v.invert_axis(Axis(1));
-                v
-            },
-        ];
-        for v in cases {
-            for kept in [
-                vec![0],
-                vec![3],
-                vec![0, 2],
-                vec![2, 0],
-                vec![1, 3],
-                vec![],
-                vec![0, 1, 2],
-            ] {
-                let got = reduce(&v, &kept, Reduction::Sum).unwrap();
-                let mut want = v.to_owned();
-                for ax in (0..4).rev().filter(|a| !kept.contains(a)) {
-                    want = want.sum_axis(Axis(ax));
-                }
-                // `want` has the kept axes in increasing order; permute to the asked order.
-                let mut order: Vec<usize> = kept.clone();
-                order.sort_unstable();
-                let perm: Vec<usize> = kept
-                    .iter()
-                    .map(|k| order.iter().position(|o| o == k).unwrap())
-                    .collect();
-                let want = want.permuted_axes(IxDyn(&perm));
-                assert_eq!(
-                    got,
-                    want.iter().copied().collect::<Vec<_>>(),
-                    "kept {kept:?} of {:?}",
-                    v.strides()
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_avx2_twins_agree_with_the_portable_kernels() {
-        // Rows with NaNs and signed zeros, every length around the vector widths.
-        let xs: Vec<f32> = (0..300)
-            .map(|i| match i % 37 {
-                5 => f32::NAN,
-                9 => -0.0,
-                k => k as f32 * 0.75 - 11.0,
-            })
-            .collect();
-        for n in [0, 1, 3, 7, 8, 9, 31, 64, 65, 130] {
-            let (p, q) = (xs.as_ptr(), xs[150..].as_ptr());
-            let mut plain = vec![0.5f32; n];
-            let mut chosen = plain.clone();
-            // SAFETY: `n` elements from both starts are in `xs`.
-            unsafe {
-                fold_row_plain::<f32, MaxOp>(&mut plain, p, 1, None);
-                fold_row::<f32, MaxOp>(&mut chosen, p, 1, None);
-                fold_two_plain::<f32, MinOp>(&mut plain, p, q);
-                fold_two::<f32, MinOp>(&mut chosen, p, q);
-                fold_row_plain::<f32, SumOp>(&mut plain, q, 1, None);
-                fold_row::<f32, SumOp>(&mut chosen, q, 1, None);
-            }
-            // Equal bit for bit, NaNs aside (the payload of a computed NaN is not specified).
-            let bits = |v: &[f32]| {
-                v.iter()
-                    .map(|x| {
-                        if x.is_nan() {
-                            f32::NAN.to_bits()
-                        } else {
-                            x.to_bits()
-                        }
-                    })
-                    .collect::<Vec<_>>()
-            };
-            assert_eq!(bits(&plain), bits(&chosen), "{n}");
-            let run = &xs[..n];
-            // SAFETY: the run's `n` elements.
-            let b = unsafe { fold_run::<f32, SumOp>(run.as_ptr(), n, 1) };
-            let a = pairwise::<f32, SumOp>(run);
-            assert!(
-                a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-                "{n}"
-            );
-        }
-    }
-
-    #[test]
-    fn windows_pool() {
-        let x = arange(&[2, 4, 6])
-            .into_shape_with_order(IxDyn(&[2, 2, 2, 3, 2]))
-            .unwrap();
-        let m = reduce(&x.view(), &[0, 1, 3], Reduction::Max).unwrap();
-        assert_eq!(m[0], 7);
-        assert_eq!(m.len(), 12);
-    }
-
-    #[test]
-    #[cfg_attr(miri, ignore)]
-    fn sums_are_pairwise() {
-        // 1 + 2^-24 ten million times, in f32: a running sum stops at 1 + 2^-23 steps;
-        // pairwise stays close to the exact value.
-        let n = 1 << 20;
-        let v = Array::from_elem(IxDyn(&[n]), 1.0f32 + f32::EPSILON);
-        let s = reduce(&v.view(), &[], Reduction::Sum).unwrap()[0];
-        let exact = n as f64 * (1.0 + f32::EPSILON as f64);
-        assert!(
-            ((s as f64) - exact).abs() / exact < 1e-6,
-            "{s} against {exact}"
-        );
-        let rows = Array::from_elem(IxDyn(&[n, 2]), 0.1f32);
-        let s = reduce(&rows.view(), &[1], Reduction::Sum).unwrap()[0];
-        let exact = n as f64 * 0.1f32 as f64;
-        assert!(
-            ((s as f64) - exact).abs() / exact < 1e-6,
-            "{s} against {exact}"
-        );
-    }
-}
+mod tests;
