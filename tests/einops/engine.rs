@@ -249,3 +249,61 @@ fn means_divide_sums_by_the_count() {
         11.5
     );
 }
+
+#[test]
+fn broadcast_inputs_fold_every_repeat() {
+    // Stride-0 axes, kept and reduced, innermost and outermost.
+    let base = Array::from_iter((0..12).map(|v| v as i64 - 5))
+        .into_shape_with_order((3, 1, 4))
+        .unwrap();
+    let x = base.broadcast((3, 5, 4)).unwrap().into_dyn();
+    for (pattern, kept) in [
+        ("a b c -> b", vec![1]),
+        ("a b c -> a c", vec![0, 2]),
+        ("a b c -> c b", vec![2, 1]),
+        ("a b c -> ", vec![]),
+    ] {
+        for r in <i64 as Fold>::REDUCTIONS {
+            let got = x.reduce(pattern, *r, &[]).unwrap();
+            let (init, f) = i64::fold(*r);
+            let want = reference(&x, &kept, init, f);
+            assert_eq!(
+                got.iter().copied().collect::<Vec<_>>(),
+                want.iter().copied().collect::<Vec<_>>(),
+                "{pattern} {r}"
+            );
+        }
+    }
+    let t = Array::from_elem((1, 6), 2.5f64);
+    let wide = t.broadcast((7, 6)).unwrap().into_dyn();
+    assert_eq!(
+        wide.reduce("a b -> b", Reduction::Mean, &[]).unwrap()[[0]],
+        2.5
+    );
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn small_outputs_of_large_inputs_fold_in_parts() {
+    // A scalar, three channels, a few columns: outputs too few to split, inputs large enough
+    // to fold in parts on a pool of three.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let cases: &[(&[usize], &[usize], &str)] = &[
+        (&[300, 200], &[], "a b -> "),
+        (&[4, 3, 100, 100], &[1], "a b c d -> b"),
+        (&[50_000, 5], &[1], "a b -> b"),
+        (&[7, 40, 1000], &[0], "a b c -> a"),
+    ];
+    pool.install(|| {
+        for (shape, kept, pattern) in cases {
+            check(&mut rng, shape, kept, pattern, |i| (i % 9) as i64 - 4);
+            check(&mut rng, shape, kept, pattern, |i| {
+                ((i * 7) % 13) as f64 - 6.0
+            });
+        }
+    });
+}

@@ -28,6 +28,10 @@ const TILE: usize = 32768;
 /// accumulators of NumPy's pairwise blocks of 128 takes 16.
 const BLOCK: usize = 32;
 
+/// Below this many outputs a thread, a large reduction is split over its reduced axes
+/// (`parts`) rather than over its outputs.
+const PART_OUTPUTS: usize = 1024;
+
 /// The longest window of reduced elements (pooling's `w2`) the rows kernel folds inside a row.
 const WINDOW: usize = 8;
 
@@ -63,23 +67,83 @@ pub(crate) fn reduce<A: Element>(
     }
 }
 
-/// What every worker reads and writes.
-struct Job<A> {
+/// What every worker reads, and where it writes.
+struct Job<A, S> {
     src: *const A,
+    sink: S,
+}
+
+// SAFETY: a job reads the input (shared, `A: Sync`) and writes disjoint outputs from each
+// worker through its sink (`Sync` by its own impl); the buffers outlive the workers.
+unsafe impl<A: Sync, S: Sync> Sync for Job<A, S> {}
+
+/// Where the kernels put the fold of each output.
+trait Sink<A: Element>: Sync {
+    /// Put the fold `a` of the output at offset `at`.
+    ///
+    /// # Safety
+    ///
+    /// `at` is an offset of the output, written by one worker only.
+    unsafe fn put(&self, at: isize, a: A::Acc);
+}
+
+/// The output itself: each fold finished (a mean divided by the count) and stored.
+struct Finished<A> {
     out: *mut A,
     /// The number of elements each output folds (for a mean).
     count: usize,
     mean: bool,
 }
 
-// SAFETY: a job reads the input (shared, `A: Sync`) and writes disjoint output elements from
-// each worker; the output buffer outlives the workers.
-unsafe impl<A: Sync> Sync for Job<A> {}
+// SAFETY: workers write disjoint outputs; the buffer outlives them.
+unsafe impl<A: Send> Sync for Finished<A> {}
 
-impl<A: Element> Job<A> {
+impl<A: Element> Finished<A> {
     #[inline(always)]
     fn finish(&self, a: A::Acc) -> A {
         A::store(if self.mean { a.mean(self.count) } else { a })
+    }
+}
+
+impl<A: Element> Sink<A> for Finished<A> {
+    #[inline(always)]
+    unsafe fn put(&self, at: isize, a: A::Acc) {
+        // SAFETY: the caller's contract: an offset of the output, written once.
+        unsafe { self.out.offset(at).write(self.finish(a)) }
+    }
+}
+
+/// The input's first element, shared by the workers of `parts`.
+struct Input<A>(*const A);
+
+// SAFETY: the workers only read the input (`A: Sync`).
+unsafe impl<A: Sync> Sync for Input<A> {}
+
+impl<A> Input<A> {
+    /// The element `o` elements from the first.
+    ///
+    /// # Safety
+    ///
+    /// As `pointer::offset`: `o` must stay inside the input.
+    unsafe fn at(&self, o: isize) -> *const A {
+        // SAFETY: the caller's contract.
+        unsafe { self.0.offset(o) }
+    }
+}
+
+/// A part's accumulators, joined with the other parts' afterwards.
+struct Partial<T> {
+    out: *mut T,
+}
+
+// SAFETY: workers write disjoint slots; the buffer outlives them.
+unsafe impl<T: Send> Sync for Partial<T> {}
+
+impl<A: Element> Sink<A> for Partial<A::Acc> {
+    #[inline(always)]
+    unsafe fn put(&self, at: isize, a: A::Acc) {
+        // SAFETY: the caller's contract: a slot of this part's buffer, written once.
+        unsafe { self.out.offset(at).write(a) }
     }
 }
 
@@ -111,39 +175,116 @@ fn run<A: Element, O: Op<A::Acc>>(
     // Huge pages for a large output, as the copies have them: fewer faults on first touch.
     #[cfg(feature = "hugepages")]
     super::hugepages::advise(&mut out);
-    let job = Job {
-        src: src.as_ptr(),
+    let sink = Finished {
         out: out.as_mut_ptr(),
         count,
         mean,
     };
     if count == 0 {
-        let v = job.finish(O::ID);
+        let v = sink.finish(O::ID);
         out.resize(out_len, v);
         return Ok(out);
     }
     let axes = nest(&axes);
     let bytes = src.len().saturating_mul(std::mem::size_of::<A>());
-    match axes.last() {
-        None => {
-            // SAFETY: one element in and one out; the buffer holds `out_len == 1`.
-            unsafe { job.out.write(job.finish(O::f(O::ID, (*job.src).load()))) }
-        }
-        Some(a) if a.kept => rows::<A, O>(&job, &axes, None, bytes),
-        Some(&g) => {
-            let n = axes.len();
-            match n.checked_sub(2).map(|i| axes[i]) {
-                Some(r) if r.kept && g.len <= WINDOW && r.is == g.is * g.len as isize => {
-                    rows::<A, O>(&job, &axes[..n - 1], Some(g), bytes)
-                }
-                _ => runs::<A, O>(&job, &axes, bytes),
-            }
-        }
+    if !parts::<A, O>(src.as_ptr(), &axes, &sink, out_len, bytes) {
+        let job = Job {
+            src: src.as_ptr(),
+            sink,
+        };
+        fold_all::<A, O, _>(&job, &axes, bytes);
     }
     // SAFETY: the kernels wrote every one of the `out_len` output elements (each output index
     // is one combination of the kept axes, which the loop nest covers once).
     unsafe { out.set_len(out_len) };
     Ok(out)
+}
+
+/// Every output of the loop nest `axes` folded and put in the job's sink, by the kernel that
+/// fits the innermost axes.
+fn fold_all<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
+    match axes.last() {
+        None => {
+            // SAFETY: one element in and one out.
+            unsafe { job.sink.put(0, O::f(O::ID, (*job.src).load())) }
+        }
+        Some(a) if a.kept => rows::<A, O, S>(job, axes, None, bytes),
+        Some(&g) => {
+            let n = axes.len();
+            match n.checked_sub(2).map(|i| axes[i]) {
+                Some(r) if r.kept && g.len <= WINDOW && r.is == g.is * g.len as isize => {
+                    rows::<A, O, S>(job, &axes[..n - 1], Some(g), bytes)
+                }
+                _ => runs::<A, O, S>(job, &axes, bytes),
+            }
+        }
+    }
+}
+
+/// A small output of a large input, folded in parts: the outermost long reduced axis cut into
+/// a few ranges per thread of the pool, each range folded into accumulators of its own, then
+/// the parts joined in order. The kernels' own split is over the outputs, which a reduction
+/// to a scalar or to a few channels does not have. `false` when the kernels' split suffices.
+fn parts<A: Element, O: Op<A::Acc>>(
+    src: *const A,
+    axes: &[Ax],
+    sink: &Finished<A>,
+    out_len: usize,
+    bytes: usize,
+) -> bool {
+    let threads = threads_for(bytes);
+    if threads < 2 || out_len >= 2 * threads * PART_OUTPUTS {
+        return false;
+    }
+    let Some(k) = (0..axes.len())
+        .filter(|&k| !axes[k].kept)
+        .max_by_key(|&k| (axes[k].len >= 2 * threads, std::cmp::Reverse(k)))
+    else {
+        return false;
+    };
+    let n = axes[k].len.min(4 * threads);
+    if n < 2 {
+        return false;
+    }
+    let mut buffers: Vec<Vec<A::Acc>> = (0..n).map(|_| vec![O::ID; out_len]).collect();
+    let len = axes[k].len;
+    let input = Input(src);
+    let work: Vec<(usize, Partial<A::Acc>)> = buffers
+        .iter_mut()
+        .enumerate()
+        .map(|(c, b)| {
+            (
+                c,
+                Partial {
+                    out: b.as_mut_ptr(),
+                },
+            )
+        })
+        .collect();
+    split(n, bytes, |start, end| {
+        for (c, part) in &work[start..end] {
+            let (from, to) = (c * len / n, (c + 1) * len / n);
+            let mut sub: Small<Ax> = axes.iter().copied().collect();
+            sub[k].len = to - from;
+            let job = Job {
+                // SAFETY: element `from` of axis `k`, inside the input.
+                src: unsafe { input.at(from as isize * axes[k].is) },
+                sink: Partial { out: part.out },
+            };
+            // Serial: the parts are the split.
+            fold_all::<A, O, _>(&job, &sub, 0);
+        }
+    });
+    for i in 0..out_len {
+        let mut levels = Levels::<A::Acc>::new();
+        for b in &buffers[..n - 1] {
+            levels.push::<O>(b[i]);
+        }
+        let total = levels.total::<O>(buffers[n - 1][i]);
+        // SAFETY: output `i`, written once, here only.
+        unsafe { sink.put(i as isize, total) };
+    }
+    true
 }
 
 /// The loop nest: axes longer than 1, outermost (largest input stride) first, adjacent axes
@@ -304,7 +445,12 @@ impl<T: Acc> Tree<T> {
 /// keeps two units a thread): a row of 64 channels in a transposed pooling is folded with its
 /// 56 columns, not alone. The units are the combinations of the kept axes outside the block
 /// (and tiles of a long row); the reduced axes outside it join pairwise.
-fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>, bytes: usize) {
+fn rows<A: Element, O: Op<A::Acc>, S: Sink<A>>(
+    job: &Job<A, S>,
+    axes: &[Ax],
+    group: Option<Ax>,
+    bytes: usize,
+) {
     let Some(&row) = axes.last() else {
         return;
     };
@@ -429,7 +575,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
             for (j, &a) in total.iter().enumerate() {
                 let at = o_off + (t * tile + j) as isize * row.os;
                 // SAFETY: see above.
-                unsafe { job.out.offset(at).write(job.finish(a)) };
+                unsafe { job.sink.put(at, a) };
             }
         } else if let Some((last, outer)) = writes.split_last() {
             let n: usize = outer.iter().map(|a| a.len).product();
@@ -437,11 +583,7 @@ fn rows<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], group: Option<Ax>,
                 for j in 0..last.len {
                     let (k, at) = (k + j as isize * last.is, at + j as isize * last.os);
                     // SAFETY: see above; `k` indexes the block's accumulators.
-                    unsafe {
-                        job.out
-                            .offset(o_off + at)
-                            .write(job.finish(total[k as usize]))
-                    };
+                    unsafe { job.sink.put(o_off + at, total[k as usize]) };
                 }
             });
         }
@@ -540,7 +682,7 @@ impl Block {
 
 /// The runs kernel: `axes` ends with a reduced axis; each output element folds its runs along
 /// it, pairwise within a run and across runs.
-fn runs<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], bytes: usize) {
+fn runs<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
     let Some((run, outer)) = axes.split_last() else {
         return;
     };
@@ -574,7 +716,7 @@ fn runs<A: Element, O: Op<A::Acc>>(job: &Job<A>, axes: &[Ax], bytes: usize) {
             });
             let total = levels.total::<O>(block);
             // SAFETY: the output element of this kept combination; one worker writes it.
-            unsafe { job.out.offset(o_off).write(job.finish(total)) };
+            unsafe { job.sink.put(o_off, total) };
         });
     });
 }
