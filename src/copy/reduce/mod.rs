@@ -215,7 +215,7 @@ fn fold_all<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax],
                 Some(r) if r.kept && g.len <= WINDOW && r.is == g.is * g.len as isize => {
                     rows::<A, O, S>(job, &axes[..n - 1], Some(g), bytes)
                 }
-                _ => runs::<A, O, S>(job, &axes, bytes),
+                _ => runs::<A, O, S>(job, axes, bytes),
             }
         }
     }
