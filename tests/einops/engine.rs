@@ -307,3 +307,16 @@ fn small_outputs_of_large_inputs_fold_in_parts() {
         }
     });
 }
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn long_broadcast_axes_fold_in_parts() {
+    // A broadcast view a million times longer than its buffer (stride 0), past the parallel
+    // threshold with three outputs: folded in parts along the broadcast axis.
+    let one = Array::from_elem((1, 3), 2i64);
+    let x = one.broadcast((1 << 20, 3)).unwrap().into_dyn();
+    let s = x.reduce("a b -> b", Reduction::Sum, &[]).unwrap();
+    assert_eq!(s.iter().copied().collect::<Vec<_>>(), [2 << 20; 3]);
+    let m = x.reduce("a b -> ", Reduction::Max, &[]).unwrap();
+    assert_eq!(m[[]], 2);
+}

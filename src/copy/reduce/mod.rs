@@ -263,7 +263,9 @@ fn parts<A: Element, O: Op<A::Acc>>(
         .collect();
     split(n, bytes, |start, end| {
         for (c, part) in &work[start..end] {
-            let (from, to) = (c * len / n, (c + 1) * len / n);
+            // In `u128`: a broadcast axis may be near `isize::MAX` long.
+            let at = |c: usize| (c as u128 * len as u128 / n as u128) as usize;
+            let (from, to) = (at(*c), at(c + 1));
             let mut sub: Small<Ax> = axes.iter().copied().collect();
             sub[k].len = to - from;
             let job = Job {
