@@ -10,3 +10,4 @@ mod einops_contract;
 mod cases;
 mod engine;
 mod errors;
+mod shapes;
