@@ -9,8 +9,10 @@
 use ndarray::{ArrayView, IxDyn};
 
 mod kernels;
+mod tree;
 
 use kernels::{fold_rows, fold_run, fold_two};
+use tree::{Levels, Tree};
 
 use super::fold::sealed::Element;
 use super::fold::{Acc, MaxOp, MinOp, Op, ProdOp, SumOp};
@@ -384,61 +386,6 @@ fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
     work(0, n);
 }
 
-/// A pairwise sum (or other fold) of partial results: a binary counter of levels, so that
-/// each partial result joins others of its own weight (NumPy's pairwise summation, over rows).
-struct Tree<T> {
-    /// Partial rows, each with its level.
-    stack: Vec<(u32, Vec<T>)>,
-    spare: Vec<Vec<T>>,
-}
-
-impl<T: Acc> Tree<T> {
-    fn new() -> Self {
-        Tree {
-            stack: Vec::new(),
-            spare: Vec::new(),
-        }
-    }
-
-    /// A row of `n` identities to fold a block into.
-    fn row<O: Op<T>>(&mut self, n: usize) -> Vec<T> {
-        let mut r = self.spare.pop().unwrap_or_default();
-        r.clear();
-        r.resize(n, O::ID);
-        r
-    }
-
-    fn push<O: Op<T>>(&mut self, mut row: Vec<T>) {
-        let mut level = 0;
-        while let Some((l, _)) = self.stack.last() {
-            if *l != level {
-                break;
-            }
-            let Some((_, top)) = self.stack.pop() else {
-                break;
-            };
-            for (a, b) in row.iter_mut().zip(&top) {
-                *a = O::f(*b, *a);
-            }
-            self.spare.push(top);
-            level += 1;
-        }
-        self.stack.push((level, row));
-    }
-
-    /// The fold of everything pushed.
-    fn total<O: Op<T>>(&mut self) -> Option<Vec<T>> {
-        let (_, mut acc) = self.stack.pop()?;
-        while let Some((_, below)) = self.stack.pop() {
-            for (a, b) in acc.iter_mut().zip(&below) {
-                *a = O::f(*b, *a);
-            }
-            self.spare.push(below);
-        }
-        Some(acc)
-    }
-}
-
 /// The rows kernel: `axes` ends with the kept row axis; `group` is a window of reduced
 /// elements inside each row element (2x2 pooling's `w2`).
 ///
@@ -721,40 +668,6 @@ fn runs<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], byt
             unsafe { job.sink.put(o_off, total) };
         });
     });
-}
-
-/// [`Tree`] for single values: at most 64 levels (one per bit of a count).
-struct Levels<T> {
-    at: [(u32, T); 64],
-    len: usize,
-}
-
-impl<T: Acc> Levels<T> {
-    fn new() -> Self {
-        Levels {
-            at: [(0, T::ZERO); 64],
-            len: 0,
-        }
-    }
-
-    fn push<O: Op<T>>(&mut self, mut v: T) {
-        let mut level = 0;
-        while self.len > 0 && self.at[self.len - 1].0 == level {
-            self.len -= 1;
-            v = O::f(self.at[self.len].1, v);
-            level += 1;
-        }
-        self.at[self.len] = (level, v);
-        self.len += 1;
-    }
-
-    /// The fold of everything pushed, then `last`.
-    fn total<O: Op<T>>(&self, last: T) -> T {
-        self.at[..self.len]
-            .iter()
-            .rev()
-            .fold(last, |v, &(_, below)| O::f(below, v))
-    }
 }
 
 #[cfg(test)]
