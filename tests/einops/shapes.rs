@@ -286,3 +286,33 @@ fn patterns_explain_their_axes() {
         "bad_pattern"
     );
 }
+
+#[test]
+fn pack_shapes_refuse_what_no_array_has() {
+    let p = Pack::new("b * c").unwrap();
+    // A packed axis past isize::MAX: an overflow, not a wrap.
+    let half = 1usize << 62;
+    let e = p.pack_shapes(&[&[1, half, 1], &[1, half, 1]]).unwrap_err();
+    assert_eq!(e.category(), "overflow");
+    assert!(p.pack_shapes(&[&[1, half - 1, 1], &[1, half, 1]]).is_ok());
+    // Symbolic inputs with too few dims, first or later.
+    let b = SymDim::sym("B");
+    let e = p
+        .pack_symbolic(&[vec![b.clone()], vec![b.clone(), k(3)]])
+        .unwrap_err();
+    assert_eq!(e.category(), "pattern_rank");
+    let e = p
+        .pack_symbolic(&[vec![b.clone(), k(3)], vec![b.clone()]])
+        .unwrap_err();
+    assert_eq!(e.category(), "pattern_rank");
+    // Exactly the fixed axes: an empty `*` part, one element.
+    let (shape, _) = p
+        .pack_symbolic(&[vec![b.clone(), k(3)], vec![b.clone(), k(3)]])
+        .unwrap();
+    assert_eq!(shape, vec![b.clone(), k(2), k(3)]);
+    let q = Pack::new("b c *").unwrap();
+    assert_eq!(
+        q.pack_symbolic(&[vec![b.clone(), k(3)]]).unwrap().0,
+        vec![b, k(3), k(1)]
+    );
+}
