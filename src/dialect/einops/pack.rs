@@ -283,14 +283,7 @@ impl Pack {
         shapes: &[Vec<T>],
     ) -> Result<Vec<Part>, ReshapeError> {
         let fail = |f: Fail| f.attach(Origin::Rearrange, packed, self);
-        if packed.len() != self.before + self.after + 1 {
-            let why = format!(
-                "the packed array has {} dims; the pattern names {} and the *",
-                packed.len(),
-                self.before + self.after
-            );
-            return Err(fail(Fail::whole(Rule::PatternRank, why)));
-        }
+        self.packed_rank(packed.len()).map_err(fail)?;
         if shapes.is_empty() {
             // No parts asked for: einops gives none, whatever the axis holds.
             return Ok(Vec::new());
@@ -406,14 +399,7 @@ impl Pack {
         shapes: &[Vec<Option<SymDim>>],
     ) -> Result<(Vec<Vec<SymDim>>, Vec<Condition>), ReshapeError> {
         let fail = |f: Fail| f.attach_sym(Origin::Rearrange, packed, self);
-        if packed.len() != self.before + self.after + 1 {
-            let why = format!(
-                "the packed array has {} dims; the pattern names {} and the *",
-                packed.len(),
-                self.before + self.after
-            );
-            return Err(fail(Fail::whole(Rule::PatternRank, why)));
-        }
+        self.packed_rank(packed.len()).map_err(fail)?;
         let mut conds: Small<Condition> = Small::new();
         if shapes.is_empty() {
             return Ok((Vec::new(), Vec::new()));
@@ -561,6 +547,18 @@ impl Pack {
             op: "unpack",
             ..self
         }
+    }
+
+    /// A packed array of rank `ndim` has one dim per name and one for the `*`.
+    fn packed_rank(&self, ndim: usize) -> Result<(), Fail> {
+        if ndim == self.before + self.after + 1 {
+            return Ok(());
+        }
+        let why = format!(
+            "the packed array has {ndim} dims; the pattern names {} and the *",
+            self.before + self.after
+        );
+        Err(Fail::whole(Rule::PatternRank, why))
     }
 
     /// The index of the packed axis.

@@ -224,18 +224,23 @@ impl Recipe {
         dims: &mut Small<E>,
         conds: &mut E::Conds,
     ) -> Result<(), Fail> {
-        dims.clear();
         let mut size = E::size(input, conds)?;
         for len in &lens[self.from_input..] {
             size = size.merge(len.clone());
         }
+        self.groups(lens, dims);
+        E::finish(dims, None, size, conds)
+    }
+
+    /// Each output group's product of the elementary lengths `lens`, into `dims`.
+    fn groups<E: Extent>(&self, lens: &[E], dims: &mut Small<E>) {
+        dims.clear();
         for ids in &self.right {
             dims.push(
                 ids.iter()
                     .fold(E::lit(1), |p, &id| p.merge(lens[id].clone())),
             );
         }
-        E::finish(dims, None, size, conds)
     }
 
     /// The output shape for `input` into `dims` and the arrangement that reads it, from one
@@ -316,13 +321,7 @@ impl Recipe {
     ) -> Result<E::Conds, Fail> {
         let mut conds = E::Conds::default();
         let lens = self.lengths(input, &mut conds)?;
-        dims.clear();
-        for ids in &self.right {
-            dims.push(
-                ids.iter()
-                    .fold(E::lit(1), |p, &id| p.merge(lens[id].clone())),
-            );
-        }
+        self.groups(&lens, dims);
         Ok(conds)
     }
 
