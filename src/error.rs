@@ -44,6 +44,9 @@ pub enum Origin {
     /// No reshape spec: symbols bound to a concrete shape ([`SymDim::bind`](crate::SymDim::bind))
     /// or assumptions applied ([`Assumptions`](crate::Assumptions)).
     Symbols,
+    /// No reshape spec: a conversion's parameters or a blocked layout
+    /// ([`convert`](crate::convert)), named by the call.
+    Convert,
 }
 
 impl Origin {
@@ -66,6 +69,7 @@ impl Origin {
             Origin::Ndarray => "ndarray",
             Origin::Strided => "strided slice",
             Origin::Symbols => "symbols",
+            Origin::Convert => "convert",
         }
     }
 }
@@ -201,12 +205,14 @@ impl fmt::Display for ErrorContext {
             Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
         match self.origin {
-            Origin::ShapeOp | Origin::Strided => write!(f, "{} {}", self.origin, self.spec)?,
+            Origin::ShapeOp | Origin::Strided | Origin::Convert => {
+                write!(f, "{} {}", self.origin, self.spec)?;
+            }
             _ => write!(f, "{} spec {}", self.origin, self.spec)?,
         }
         match (self.position, self.origin) {
             (Some(p), Origin::ShapeOp) => write!(f, ", operand {p}")?,
-            (Some(p), Origin::Strided) => write!(f, ", axis {p}")?,
+            (Some(p), Origin::Strided | Origin::Convert) => write!(f, ", axis {p}")?,
             (Some(p), _) => write!(f, ", position {p}")?,
             (None, _) => {}
         }
@@ -420,6 +426,14 @@ rules! {
     /// [`Assumptions`](crate::Assumptions) allow, or that fails under a binding
     /// ([`SymShape::bind`](crate::SymShape::bind)); the position is the condition.
     Unsatisfiable => "unsatisfiable",
+    /// A conversion's parameters ([`convert`](crate::convert)) that do not fit: scales and
+    /// shifts or zero points of different lengths, a scale of 0, an axis past the output's rank
+    /// or of another length than the parameters; the position is the axis.
+    ConversionAxis => "conversion_axis",
+    /// A [`Blocked`](crate::convert::Blocked) layout that cannot be: a block of 0, a channel
+    /// axis past the input's rank, a packed input whose last axis is not the block, or
+    /// channels the blocks do not hold; the position is the axis.
+    BlockedLayout => "blocked_layout",
 }
 
 impl fmt::Display for ReshapeError {

@@ -373,6 +373,7 @@
 // `dims`) through `sym`, the inference engine (`infer`), the spec entries (`entries`), the
 // dialects (`dialect`), `layout`, `view` and `copy` to `ext` and `fluid`
 // (`python3 ../shared/tools/modcycles.py .` prints the graph).
+pub mod convert;
 mod copy;
 mod dialect;
 mod dims;

@@ -6,6 +6,7 @@
 //! reading is a C-order reading of the axes reversed, so past [`Source::read_dims`] the kernels only
 //! know C order.
 
+pub(crate) mod convert;
 pub(crate) mod fold;
 mod groups;
 #[cfg(feature = "hugepages")]

@@ -20,7 +20,7 @@ use crate::sym::SymDim;
 /// assert_eq!(nodes, [OnnxNode::Reshape(Onnx::new([6]))]);
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum OnnxNode {
     /// `Transpose` with attribute `perm`.
@@ -62,6 +62,61 @@ pub enum OnnxNode {
         /// The length of each part.
         split: Vec<usize>,
     },
+    /// `Pad` at the end of each axis with a constant (`pads` as the node's second input, from
+    /// opset 11): the padding of a [`Blocked`](crate::convert::Blocked) layout.
+    Pad {
+        /// ONNX's `pads`: the start of every axis (all 0 here), then the end of every axis.
+        pads: Vec<usize>,
+        /// The fill value (`constant_value`).
+        value: f64,
+    },
+    /// `Slice` of the first `end` entries of `axis` (the crop back from a blocked layout).
+    Slice {
+        /// The axis cut.
+        axis: usize,
+        /// Entries kept from its start.
+        end: usize,
+    },
+    /// `Cast` to the ONNX data type named `to` (`"FLOAT16"`, `"BFLOAT16"`, `"INT8"`, ...).
+    Cast {
+        /// The `TensorProto` data type name.
+        to: &'static str,
+    },
+    /// `Mul` by a constant of `shape` (`[n, 1, ..., 1]` for values along one axis, `[]` for one
+    /// value), broadcast as ONNX broadcasts.
+    Mul {
+        /// The constant's values.
+        value: Vec<f32>,
+        /// The constant's shape.
+        shape: Vec<usize>,
+    },
+    /// `Add` of a constant of `shape`, as [`Mul`](OnnxNode::Mul).
+    Add {
+        /// The constant's values.
+        value: Vec<f32>,
+        /// The constant's shape.
+        shape: Vec<usize>,
+    },
+    /// `QuantizeLinear` with per-tensor (`axis` none) or per-axis scales and zero points.
+    QuantizeLinear {
+        /// The axis of per-axis parameters.
+        axis: Option<usize>,
+        /// `y_scale`.
+        scale: Vec<f32>,
+        /// `y_zero_point`, of the data type `to`.
+        zero_point: Vec<i64>,
+        /// The output's data type name (`"INT8"`, `"UINT8"`, ...).
+        to: &'static str,
+    },
+    /// `DequantizeLinear` with per-tensor or per-axis scales and zero points.
+    DequantizeLinear {
+        /// The axis of per-axis parameters.
+        axis: Option<usize>,
+        /// `x_scale`.
+        scale: Vec<f32>,
+        /// `x_zero_point`, of the input's data type.
+        zero_point: Vec<i64>,
+    },
 }
 
 impl OnnxNode {
@@ -87,6 +142,13 @@ impl OnnxNode {
             },
             OnnxNode::Concat { .. } => "Concat",
             OnnxNode::Split { .. } => "Split",
+            OnnxNode::Pad { .. } => "Pad",
+            OnnxNode::Slice { .. } => "Slice",
+            OnnxNode::Cast { .. } => "Cast",
+            OnnxNode::Mul { .. } => "Mul",
+            OnnxNode::Add { .. } => "Add",
+            OnnxNode::QuantizeLinear { .. } => "QuantizeLinear",
+            OnnxNode::DequantizeLinear { .. } => "DequantizeLinear",
         }
     }
 }

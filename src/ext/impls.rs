@@ -7,6 +7,7 @@ use ndarray::{
 };
 
 use super::{sealed, ReshapeExt};
+use crate::convert::Conversion;
 use crate::copy;
 use crate::copy::fold::Reducible;
 use crate::dialect::{reject, ShapeSpec};
@@ -112,6 +113,46 @@ macro_rules! borrowing_methods {
                 None => copy_into(self, dims, plan.reading, out, || spec.describe()),
                 Some(a) => copy_into(&a, dims, plan.reading, out, || spec.describe()),
             }
+        }
+
+        fn convert_with<P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
+            &self,
+            spec: P,
+            conv: &C,
+        ) -> Result<Array<B, P::Rank>, ReshapeError>
+        where
+            A: Sync,
+            B: Clone + Send + Sync,
+            $($data)*
+        {
+            super::convert::convert_with(self, &spec, conv)
+        }
+
+        fn convert_layout<B, C: Conversion<A, B> + ?Sized>(
+            &self,
+            order: impl Into<Order>,
+            conv: &C,
+        ) -> Result<Array<B, D>, ReshapeError>
+        where
+            A: Sync,
+            B: Clone + Send + Sync,
+            $($data)*
+        {
+            super::convert::convert_layout(self, order.into(), conv)
+        }
+
+        fn convert_into<'o, P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
+            &self,
+            spec: P,
+            conv: &C,
+            out: &'o mut [B],
+        ) -> Result<ArrayViewMut<'o, B, P::Rank>, ReshapeError>
+        where
+            A: Sync,
+            B: Copy + Send + Sync,
+            $($data)*
+        {
+            super::convert::convert_into(self, &spec, conv, out)
         }
 
         fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>

@@ -2,6 +2,7 @@
 //! are thin: the spec gives the target shape, the `view` module a view when the strides permit
 //! one, the `copy` module a copy otherwise. Raw pointers stay in those two modules.
 
+mod convert;
 mod dim;
 mod einops;
 mod impls;
@@ -14,6 +15,7 @@ use ndarray::{
 };
 
 use crate::args::IntoLike;
+use crate::convert::Conversion;
 use crate::dialect::einops::Op;
 use crate::dialect::{IntoSpec, ShapeSpec};
 use crate::entries::IntoSpecList;
@@ -636,59 +638,13 @@ where
         S: IntoReshapeData,
         Self: Sized;
 
-    /// The same array (shape, dimension type, elements in the same logical order) in memory
-    /// contiguous in `order`: C (row-major, ndarray's standard layout), F (column-major, what
-    /// LAPACK takes), or [`Order::A`] (F when the input is F-contiguous and not C-contiguous,
-    /// else C). Always a fresh array, written by the parallel copy engine: a memcpy when the
-    /// input is already contiguous in that order, the cache-blocked transposes otherwise. The
-    /// fast form of ndarray's `as_standard_layout().into_owned()` (BENCHMARKS.md, "Contiguous
-    /// copies").
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array2};
-    /// use ndarray_reshape::{Order, ReshapeExt};
-    ///
-    /// let a = array![[0, 1, 2], [3, 4, 5]];
-    /// let c: Array2<i32> = a.t().to_layout(Order::C)?;
-    /// assert!(c.is_standard_layout());
-    /// assert_eq!(c, a.t());
-    /// let f = a.to_layout(Order::F)?;
-    /// assert!(f.t().is_standard_layout());
-    /// assert_eq!(f, a);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
+    #[doc = include_str!("../../docs/to_layout.md")]
     fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data;
 
-    /// [`to_layout`](Self::to_layout) into the caller's buffer `out`, returned as a mutable
-    /// view of `out` with this array's shape: no allocation, no page faults on a warm buffer.
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::OutputLength`] when `out.len()` is not the array's element count (then
-    /// `out` is left untouched).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::array;
-    /// use ndarray_reshape::{Order, ReshapeExt};
-    ///
-    /// let a = array![[0, 1, 2], [3, 4, 5]];
-    /// let mut buf = [0; 6];
-    /// let f = a.to_layout_into(Order::F, &mut buf)?;
-    /// assert_eq!(f, a);
-    /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
+    #[doc = include_str!("../../docs/to_layout_into.md")]
     fn to_layout_into<'o>(
         &self,
         order: impl Into<Order>,
@@ -696,5 +652,39 @@ where
     ) -> Result<ArrayViewMut<'o, A, D>, ReshapeError>
     where
         A: Copy + Send + Sync,
+        S: Data;
+
+    #[doc = include_str!("../../docs/convert_with.md")]
+    fn convert_with<P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
+        &self,
+        spec: P,
+        conv: &C,
+    ) -> Result<Array<B, P::Rank>, ReshapeError>
+    where
+        A: Sync,
+        B: Clone + Send + Sync,
+        S: Data;
+
+    #[doc = include_str!("../../docs/convert_layout.md")]
+    fn convert_layout<B, C: Conversion<A, B> + ?Sized>(
+        &self,
+        order: impl Into<Order>,
+        conv: &C,
+    ) -> Result<Array<B, D>, ReshapeError>
+    where
+        A: Sync,
+        B: Clone + Send + Sync,
+        S: Data;
+
+    #[doc = include_str!("../../docs/convert_into.md")]
+    fn convert_into<'o, P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
+        &self,
+        spec: P,
+        conv: &C,
+        out: &'o mut [B],
+    ) -> Result<ArrayViewMut<'o, B, P::Rank>, ReshapeError>
+    where
+        A: Sync,
+        B: Copy + Send + Sync,
         S: Data;
 }

@@ -8,6 +8,7 @@ mod allocations;
 mod array_ref;
 mod concurrency;
 mod consuming;
+mod convert;
 mod element_sizes;
 mod hostile_sizes;
 mod in_place_and_layout;

@@ -1,0 +1,556 @@
+//! The conversions: their parameters, their definition ([`Conversion::convert`]) and the vector
+//! kernel each names for the engine.
+
+use num_traits::AsPrimitive;
+
+use super::{same, sealed::Sealed, Conversion, Op, Step};
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::OnnxNode;
+
+/// Rust's `as` between the primitive numbers (NumPy's `astype` for every value `astype`
+/// defines: integers wrap, floats to integers truncate toward zero and saturate, NaN is 0),
+/// and with the `half` feature `f16`/`bf16` to and from the others as the `half` crate
+/// converts them (round to nearest even; NaN and infinities kept).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Cast;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let x = array![[1.7f32, -2.5], [300.0, f32::NAN]];
+/// let y = x.convert_layout::<u8, _>(Order::C, &Cast)?;
+/// assert_eq!(y, array![[1u8, 0], [255, 0]]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cast;
+
+impl Sealed for Cast {}
+
+impl<A, B> Conversion<A, B> for Cast
+where
+    A: AsPrimitive<B> + Sync,
+    B: Copy + 'static,
+{
+    #[inline(always)]
+    fn convert(&self, a: &A, _: usize) -> B {
+        a.as_()
+    }
+
+    fn step(&self) -> Step<'_> {
+        let op = half_op::<A, B>();
+        Step { op, ..Step::each() }
+    }
+
+    fn onnx(&self, rank: usize) -> Option<Vec<OnnxNode>> {
+        let _ = rank;
+        Some(vec![OnnxNode::Cast {
+            to: onnx_type::<B>()?,
+        }])
+    }
+}
+
+/// The half-precision kernel of a [`Cast`] from `A` to `B`, if any.
+fn half_op<A: 'static, B: 'static>() -> Op {
+    #[cfg(feature = "half")]
+    {
+        use half::{bf16, f16};
+        if same::<A, f32>() && same::<B, bf16>() {
+            return Op::F32ToBf16;
+        }
+        if same::<A, f32>() && same::<B, f16>() {
+            return Op::F32ToF16;
+        }
+        if same::<A, bf16>() && same::<B, f32>() {
+            return Op::Bf16ToF32;
+        }
+        if same::<A, f16>() && same::<B, f32>() {
+            return Op::F16ToF32;
+        }
+    }
+    Op::Each
+}
+
+/// The ONNX `TensorProto` data type name of `T`, if it has one.
+pub(crate) fn onnx_type<T: 'static>() -> Option<&'static str> {
+    macro_rules! names {
+        ($($t:ty => $n:literal),*) => {
+            $(if same::<T, $t>() { return Some($n); })*
+        };
+    }
+    names!(f32 => "FLOAT", f64 => "DOUBLE", u8 => "UINT8", i8 => "INT8", u16 => "UINT16",
+        i16 => "INT16", u32 => "UINT32", i32 => "INT32", u64 => "UINT64", i64 => "INT64",
+        bool => "BOOL");
+    #[cfg(feature = "half")]
+    names!(half::f16 => "FLOAT16", half::bf16 => "BFLOAT16");
+    None
+}
+
+/// The nearest value of the output type: integers clamped to its range, floats rounded to the
+/// nearest integer (ties to even, as OpenCV's `saturate_cast` with the default rounding) and
+/// clamped, NaN to 0; to a float type, `as` (`f64` to `f32` past its range is an infinity).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Saturate;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let x = array![-3i32, 70000, 200];
+/// assert_eq!(x.convert_layout::<u8, _>(Order::C, &Saturate)?, array![0u8, 255, 200]);
+/// let f = array![2.5f32, 3.5, -0.6, f32::NAN];
+/// assert_eq!(f.convert_layout::<i8, _>(Order::C, &Saturate)?, array![2i8, 4, -1, 0]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Saturate;
+
+impl Sealed for Saturate {}
+
+/// A saturating conversion from `A` (the crate's, for [`Saturate`]).
+#[doc(hidden)]
+pub trait SaturateFrom<A> {
+    /// `a` clamped to this type's range (see [`Saturate`]).
+    fn saturate_from(a: A) -> Self;
+}
+
+macro_rules! saturate_ints {
+    ($($from:ty),*; $to:tt) => {$(
+        impl SaturateFrom<$from> for $to {
+            #[inline(always)]
+            fn saturate_from(a: $from) -> $to {
+                match $to::try_from(a) {
+                    Ok(v) => v,
+                    Err(_) if a < (0 as $from) => $to::MIN,
+                    Err(_) => $to::MAX,
+                }
+            }
+        }
+    )*};
+}
+
+macro_rules! saturate_all {
+    ($($to:tt),*) => {$(
+        saturate_ints!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize; $to);
+        impl SaturateFrom<f32> for $to {
+            #[inline(always)]
+            fn saturate_from(a: f32) -> $to {
+                // `as` from a float saturates and takes NaN to 0.
+                a.round_ties_even() as $to
+            }
+        }
+        impl SaturateFrom<f64> for $to {
+            #[inline(always)]
+            fn saturate_from(a: f64) -> $to {
+                a.round_ties_even() as $to
+            }
+        }
+    )*};
+}
+
+saturate_all!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+macro_rules! saturate_floats {
+    ($($to:ty),*) => {$(
+        impl<A: AsPrimitive<$to>> SaturateFrom<A> for $to {
+            #[inline(always)]
+            fn saturate_from(a: A) -> $to {
+                a.as_()
+            }
+        }
+    )*};
+}
+
+saturate_floats!(f32, f64);
+
+impl<A, B> Conversion<A, B> for Saturate
+where
+    A: Copy + Sync,
+    B: SaturateFrom<A>,
+{
+    #[inline(always)]
+    fn convert(&self, a: &A, _: usize) -> B {
+        B::saturate_from(*a)
+    }
+}
+
+/// `a as f32 * scale + shift`, in `f32` (a product, then a sum: two roundings, on every machine),
+/// with one scale and shift, or one per index along an output axis: per-channel normalization.
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Affine;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let x = array![[0u8, 255], [51, 102]];
+/// let y = x.convert_layout(Order::C, &Affine::new(1.0 / 255.0, -0.5))?;
+/// let want = array![[-0.5f32, 0.5], [-0.3, -0.1]];
+/// assert!(y.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-6));
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Affine {
+    axis: Option<usize>,
+    scale: Vec<f32>,
+    shift: Vec<f32>,
+}
+
+impl Affine {
+    /// One scale and shift for every element.
+    pub fn new(scale: f32, shift: f32) -> Affine {
+        Affine {
+            axis: None,
+            scale: vec![scale],
+            shift: vec![shift],
+        }
+    }
+
+    /// A scale and shift per index along the output's `axis`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: `scale` and `shift` differ in length.
+    pub fn per_axis(axis: usize, scale: Vec<f32>, shift: Vec<f32>) -> Result<Affine, ReshapeError> {
+        if scale.len() != shift.len() {
+            let why = format!(
+                "{} scales and {} shifts: one of each per index",
+                scale.len(),
+                shift.len()
+            );
+            return Err(Fail::at(Rule::ConversionAxis, axis, why)
+                .attach_no_input(Origin::Convert, "affine"));
+        }
+        Ok(Affine {
+            axis: Some(axis),
+            scale,
+            shift,
+        })
+    }
+
+    /// torchvision's `normalize(to_tensor(x), mean, std)` along the output's `axis` (the
+    /// channels): `(a / range - mean[c]) / std[c]`, folded into one scale and shift per channel
+    /// (`1 / (range * std[c])` and `-mean[c] / std[c]`), as OpenCV's `blobFromImages` folds its
+    /// `scalefactor` and `mean`; results within a few units in the last place of the two-step
+    /// form.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: `mean` and `std` differ in length.
+    pub fn normalize(
+        axis: usize,
+        range: f32,
+        mean: &[f32],
+        std: &[f32],
+    ) -> Result<Affine, ReshapeError> {
+        let scale = std.iter().map(|s| 1.0 / (range * s)).collect();
+        let shift = mean.iter().zip(std).map(|(m, s)| -m / s).collect();
+        if mean.len() != std.len() {
+            return Affine::per_axis(axis, scale, vec![0.0; mean.len()]);
+        }
+        Affine::per_axis(axis, scale, shift)
+    }
+}
+
+impl Sealed for Affine {}
+
+impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
+    #[inline(always)]
+    fn convert(&self, a: &A, at: usize) -> f32 {
+        let k = if self.axis.is_some() { at } else { 0 };
+        a.as_() * self.scale[k] + self.shift[k]
+    }
+
+    fn axis(&self) -> Option<(usize, usize)> {
+        self.axis.map(|a| (a, self.scale.len()))
+    }
+
+    fn step(&self) -> Step<'_> {
+        let op = match () {
+            _ if same::<A, u8>() => Op::AffineU8,
+            _ if same::<A, f32>() => Op::AffineF32,
+            _ => Op::Each,
+        };
+        Step {
+            op,
+            scale: &self.scale,
+            shift: &self.shift,
+        }
+    }
+
+    fn onnx(&self, rank: usize) -> Option<Vec<OnnxNode>> {
+        // Values along `axis`: `[n, 1, ..., 1]`, broadcast against the output's later axes.
+        let shape: Vec<usize> = match self.axis {
+            Some(axis) => std::iter::once(self.scale.len())
+                .chain(std::iter::repeat(1).take(rank.saturating_sub(axis + 1)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Some(vec![
+            OnnxNode::Cast { to: "FLOAT" },
+            OnnxNode::Mul {
+                value: self.scale.clone(),
+                shape: shape.clone(),
+            },
+            OnnxNode::Add {
+                value: self.shift.clone(),
+                shape,
+            },
+        ])
+    }
+}
+
+/// The integer types of [`Quantize`] and [`Dequantize`].
+pub trait Quantized: Copy + Sync + Send + std::fmt::Debug + PartialEq + 'static {
+    /// The smallest value, as `f32`.
+    #[doc(hidden)]
+    const LOW: f32;
+    /// The largest value, as `f32`.
+    #[doc(hidden)]
+    const HIGH: f32;
+    /// A value of the range `LOW..=HIGH` holding an integer.
+    #[doc(hidden)]
+    fn from_f32(v: f32) -> Self;
+    /// The value, exactly.
+    #[doc(hidden)]
+    fn to_f32(self) -> f32;
+}
+
+macro_rules! quantized {
+    ($($t:ty),*) => {$(
+        impl Quantized for $t {
+            const LOW: f32 = <$t>::MIN as f32;
+            const HIGH: f32 = <$t>::MAX as f32;
+            #[inline(always)]
+            fn from_f32(v: f32) -> $t {
+                v as $t
+            }
+            #[inline(always)]
+            fn to_f32(self) -> f32 {
+                self as f32
+            }
+        }
+    )*};
+}
+
+quantized!(i8, u8, i16, u16);
+
+/// Scales, zero points, and the zero points as `f32`.
+type QuantParams<T> = (Vec<f32>, Vec<T>, Vec<f32>);
+
+/// Checked scales and zero points of [`Quantize`] and [`Dequantize`].
+fn quant_params<T: Quantized>(
+    name: &str,
+    axis: Option<usize>,
+    scale: Vec<f32>,
+    zero_point: Vec<T>,
+) -> Result<QuantParams<T>, ReshapeError> {
+    let fail = |why: String| {
+        Err(Fail::new(Rule::ConversionAxis, axis, why).attach_no_input(Origin::Convert, name))
+    };
+    if scale.len() != zero_point.len() {
+        return fail(format!(
+            "{} scales and {} zero points: one of each per index",
+            scale.len(),
+            zero_point.len()
+        ));
+    }
+    if let Some(s) = scale.iter().find(|s| !(s.is_finite() && **s != 0.0)) {
+        return fail(format!(
+            "a scale of {s}: scales are finite and not zero (ONNX)"
+        ));
+    }
+    let z = zero_point.iter().map(|z| z.to_f32()).collect();
+    Ok((scale, zero_point, z))
+}
+
+/// ONNX `QuantizeLinear` from `f32`: `saturate(round_half_even(a / scale) + zero_point)` into
+/// `T` (`i8`, `u8`, `i16`, `u16`), per tensor or per index along an output axis; NaN gives
+/// `T`'s minimum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantize<T> {
+    axis: Option<usize>,
+    scale: Vec<f32>,
+    zero_point: Vec<T>,
+    zero_f32: Vec<f32>,
+}
+
+impl<T: Quantized> Quantize<T> {
+    /// One scale and zero point for every element.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
+    pub fn new(scale: f32, zero_point: T) -> Result<Quantize<T>, ReshapeError> {
+        let (scale, zero_point, zero_f32) =
+            quant_params("quantize", None, vec![scale], vec![zero_point])?;
+        Ok(Quantize {
+            axis: None,
+            scale,
+            zero_point,
+            zero_f32,
+        })
+    }
+
+    /// A scale and zero point per index along the output's `axis`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: lengths that differ, a scale that is 0 or not finite.
+    pub fn per_axis(
+        axis: usize,
+        scale: Vec<f32>,
+        zero_point: Vec<T>,
+    ) -> Result<Quantize<T>, ReshapeError> {
+        let (scale, zero_point, zero_f32) =
+            quant_params("quantize", Some(axis), scale, zero_point)?;
+        Ok(Quantize {
+            axis: Some(axis),
+            scale,
+            zero_point,
+            zero_f32,
+        })
+    }
+}
+
+impl<T> Sealed for Quantize<T> {}
+
+impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
+    #[inline(always)]
+    fn convert(&self, a: &f32, at: usize) -> T {
+        let k = if self.axis.is_some() { at } else { 0 };
+        let v = (a / self.scale[k]).round_ties_even() + self.zero_f32[k];
+        // The vector kernels' `max` and `min`: a NaN takes the bound.
+        let v = if v > T::LOW { v } else { T::LOW };
+        let v = if v < T::HIGH { v } else { T::HIGH };
+        T::from_f32(v)
+    }
+
+    fn axis(&self) -> Option<(usize, usize)> {
+        self.axis.map(|a| (a, self.scale.len()))
+    }
+
+    fn step(&self) -> Step<'_> {
+        let op = match () {
+            _ if same::<T, i8>() => Op::QuantizeI8,
+            _ if same::<T, u8>() => Op::QuantizeU8,
+            _ => Op::Each,
+        };
+        Step {
+            op,
+            scale: &self.scale,
+            shift: &self.zero_f32,
+        }
+    }
+
+    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
+        Some(vec![OnnxNode::QuantizeLinear {
+            axis: self.axis,
+            scale: self.scale.clone(),
+            zero_point: self.zero_f32.iter().map(|&z| z as i64).collect(),
+            to: onnx_type::<T>()?,
+        }])
+    }
+}
+
+/// ONNX `DequantizeLinear` to `f32`: `(a - zero_point) as f32 * scale` (the difference exact,
+/// one rounding), per tensor or per index along an output axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dequantize<T> {
+    axis: Option<usize>,
+    scale: Vec<f32>,
+    zero_point: Vec<T>,
+    zero_f32: Vec<f32>,
+}
+
+impl<T: Quantized> Dequantize<T> {
+    /// One scale and zero point for every element.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
+    pub fn new(scale: f32, zero_point: T) -> Result<Dequantize<T>, ReshapeError> {
+        let (scale, zero_point, zero_f32) =
+            quant_params("dequantize", None, vec![scale], vec![zero_point])?;
+        Ok(Dequantize {
+            axis: None,
+            scale,
+            zero_point,
+            zero_f32,
+        })
+    }
+
+    /// A scale and zero point per index along the output's `axis`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: lengths that differ, a scale that is 0 or not finite.
+    pub fn per_axis(
+        axis: usize,
+        scale: Vec<f32>,
+        zero_point: Vec<T>,
+    ) -> Result<Dequantize<T>, ReshapeError> {
+        let (scale, zero_point, zero_f32) =
+            quant_params("dequantize", Some(axis), scale, zero_point)?;
+        Ok(Dequantize {
+            axis: Some(axis),
+            scale,
+            zero_point,
+            zero_f32,
+        })
+    }
+}
+
+impl<T> Sealed for Dequantize<T> {}
+
+impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
+    #[inline(always)]
+    fn convert(&self, a: &T, at: usize) -> f32 {
+        let k = if self.axis.is_some() { at } else { 0 };
+        (a.to_f32() - self.zero_f32[k]) * self.scale[k]
+    }
+
+    fn axis(&self) -> Option<(usize, usize)> {
+        self.axis.map(|a| (a, self.scale.len()))
+    }
+
+    fn step(&self) -> Step<'_> {
+        let op = match () {
+            _ if same::<T, i8>() => Op::DequantizeI8,
+            _ if same::<T, u8>() => Op::DequantizeU8,
+            _ => Op::Each,
+        };
+        Step {
+            op,
+            scale: &self.scale,
+            shift: &self.zero_f32,
+        }
+    }
+
+    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
+        Some(vec![OnnxNode::DequantizeLinear {
+            axis: self.axis,
+            scale: self.scale.clone(),
+            zero_point: self.zero_f32.iter().map(|&z| z as i64).collect(),
+        }])
+    }
+}
+
+/// Any closure from `&A` to `B`, element by element (no vector kernel; the copy's tiles and
+/// threads still apply).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Map;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let x = array![[1u16, 2], [3, 4]];
+/// let y = x.t().convert_layout(Order::C, &Map(|v: &u16| u32::from(*v) * 1000))?;
+/// assert_eq!(y, array![[1000u32, 3000], [2000, 4000]]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Map<F>(pub F);
+
+impl<F> Sealed for Map<F> {}
+
+impl<A, B, F: Fn(&A) -> B + Sync> Conversion<A, B> for Map<F> {
+    #[inline(always)]
+    fn convert(&self, a: &A, _: usize) -> B {
+        (self.0)(a)
+    }
+}

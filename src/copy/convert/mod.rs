@@ -1,0 +1,566 @@
+//! The copy engine with a conversion: a strided source written into an output of another
+//! element type, each element through [`Conversion::convert`] or a vector kernel that gives
+//! the same bits, in one pass; with regions of the output filled with a value (padding) or left
+//! out (cropping).
+//!
+//! The output is described axis by axis ([`Axis`]: a length, the source's stride and the
+//! output's), so the caller's arrangement (a reshape read in C or F order, an einops pattern, a
+//! blocked layout with its channel axis split in two) is just axes. Runs along the output's
+//! contiguous axis are converted straight from the source when it is contiguous there too
+//! (rows); otherwise tiles of two axes are first gathered into a small buffer in L1 with the
+//! transpose kernels of the plain copy (`simd`), then converted run by run: each input byte
+//! is read from memory once and each output byte written once.
+
+mod door;
+mod rows;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod x86;
+
+use super::{simd, Dst};
+use crate::convert::Conversion;
+use crate::small::Small;
+
+pub(crate) use door::{blocked, gather, gather_into};
+pub(crate) use rows::Vector;
+
+/// One axis of the output: its length and the strides (in elements) of the source and of the
+/// output along it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Axis {
+    pub(crate) len: usize,
+    pub(crate) src: isize,
+    pub(crate) dst: usize,
+}
+
+/// A limit on the axes `first .. first + count` (a group read as one number, most significant
+/// first): the positions whose number is `limit` or more read nothing; they are filled
+/// (`fill`, a padding) or not written (a crop: those slots do not exist in the output).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limit {
+    pub(crate) first: usize,
+    pub(crate) count: usize,
+    pub(crate) limit: usize,
+    pub(crate) fill: bool,
+}
+
+/// A conversion copy: the source at `src` with the output's `axes`, the `limits`, the value of
+/// the filled positions, the conversion, and where its parameters are found in the output
+/// (the positions one index along its axis covers, and the axis' length).
+pub(crate) struct Job<'a, A, B, C: ?Sized> {
+    pub(crate) src: *const A,
+    pub(crate) axes: &'a [Axis],
+    pub(crate) limits: &'a [Limit],
+    pub(crate) fill: Option<B>,
+    pub(crate) conv: &'a C,
+    pub(crate) params: Option<(usize, usize)>,
+}
+
+// SAFETY: a job is shared by the workers, which read the source through it (`A: Sync`) and
+// read the fill value and the conversion (`B: Sync`, `C: Sync`).
+unsafe impl<A: Sync, B: Sync, C: Sync + ?Sized> Sync for Job<'_, A, B, C> {}
+
+/// The output bytes one unit of rows covers.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// The gathering buffer of a tile: 16 KiB, in L1 with the source lines it is read from.
+const SCRATCH_BYTES: usize = 16 * 1024;
+
+#[repr(C, align(64))]
+struct Scratch([std::mem::MaybeUninit<u8>; SCRATCH_BYTES]);
+
+/// One box of the output after the limits: a source offset, an output offset, its axes
+/// (simplified), and how it is cut into units.
+struct Part {
+    src: isize,
+    dst: usize,
+    axes: Small<Axis>,
+    kind: Kind,
+    units: usize,
+}
+
+enum Kind {
+    /// Filled with the job's fill value, `per` rows to a unit.
+    Fill { per: usize },
+    /// Runs along the last axis straight from the source: `per` rows to a unit, or (when
+    /// `pieces > 1`) each row in `pieces` pieces of `piece` elements.
+    Rows {
+        per: usize,
+        pieces: usize,
+        piece: usize,
+    },
+    /// Tiles of axis `p` (the source's most local) by the last axis, `tp` by `tq`, gathered
+    /// into the scratch buffer (through `kernel` when there is one) and converted run by run.
+    Tiles {
+        p: usize,
+        tp: usize,
+        tq: usize,
+        p_blocks: usize,
+        q_blocks: usize,
+        kernel: Option<simd::Kernel>,
+        scratch: bool,
+    },
+}
+
+/// Run `job` into `dst`, whose slots are those the job's axes address (a fresh buffer or the
+/// caller's).
+///
+/// # Safety
+///
+/// Every position of the job's axes outside the limits must address a live, readable element
+/// of the source, and every output position (inside the limits, or filled) a writable slot of
+/// `dst`, disjoint from the source; no two positions may share a slot.
+pub(crate) unsafe fn run<A, B, C>(job: &Job<'_, A, B, C>, dst: *mut B)
+where
+    A: Sync,
+    B: Clone + Send + Sync,
+    C: Conversion<A, B> + ?Sized,
+{
+    let plain = simd::plain_by_name::<A>();
+    let size_a = std::mem::size_of::<A>().max(1);
+    let size_b = std::mem::size_of::<B>().max(1);
+    let mut parts = Vec::new();
+    let mut bytes = 0usize;
+    for region in regions(job.axes, job.limits, job.fill.is_some()) {
+        if let Some(part) = plan(job.axes, &region, plain, size_a, size_b) {
+            let n: usize = part.axes.iter().map(|a| a.len).product();
+            bytes = bytes.saturating_add(n.saturating_mul(size_a.max(size_b)));
+            parts.push(part);
+        }
+    }
+    let mut starts = Vec::with_capacity(parts.len() + 1);
+    let mut total = 0usize;
+    for p in &parts {
+        starts.push(total);
+        total += p.units;
+    }
+    let vector = Vector::of(job.conv.step().op);
+    let out = Dst(dst);
+    let src = Src(job.src);
+    let unit = |u: usize| {
+        let k = starts.partition_point(|&s| s <= u) - 1;
+        // SAFETY: the caller's contract; every part is a box of the job's positions and its
+        // units write disjoint slots of it (see `run_part`).
+        unsafe { run_part(job, src.ptr(), &parts[k], u - starts[k], out.ptr(), vector) };
+    };
+    #[cfg(feature = "rayon")]
+    if bytes >= super::PARALLEL_MIN_BYTES {
+        super::parallel::for_each(total, bytes, unit);
+        return;
+    }
+    let _ = bytes;
+    (0..total).for_each(unit);
+}
+
+/// The source pointer, shared by the workers, which only read through it.
+struct Src<A>(*const A);
+impl<A> Clone for Src<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A> Copy for Src<A> {}
+// SAFETY: the source is only read, and `A: Sync` lets threads share `&A`.
+unsafe impl<A: Sync> Send for Src<A> {}
+// SAFETY: as above.
+unsafe impl<A: Sync> Sync for Src<A> {}
+impl<A> Src<A> {
+    fn ptr(self) -> *const A {
+        self.0
+    }
+}
+
+/// A box of positions: a range along every axis, filled or read.
+struct Region {
+    ranges: Small<(usize, usize)>,
+    fill: bool,
+}
+
+/// The boxes covering the output: the positions the limits keep (read), those they fill, and
+/// none of those they leave out.
+fn regions(axes: &[Axis], limits: &[Limit], fill: bool) -> Vec<Region> {
+    let mut out = vec![Region {
+        ranges: axes.iter().map(|a| (0, a.len)).collect(),
+        fill: false,
+    }];
+    for l in limits {
+        let lens: Small<usize> = axes[l.first..l.first + l.count]
+            .iter()
+            .map(|a| a.len)
+            .collect();
+        let mut kept = Vec::new();
+        below(&lens, l.limit, &mut Vec::new(), &mut kept);
+        let mut filled = Vec::new();
+        if l.fill && fill {
+            above(&lens, l.limit, &mut Vec::new(), &mut filled);
+        }
+        let mut next = Vec::new();
+        for r in out {
+            let sub = kept.iter().map(|g| (g, r.fill));
+            for (group, fill) in sub.chain(filled.iter().map(|g| (g, true))) {
+                let mut ranges = r.ranges.clone();
+                for (i, &range) in group.iter().enumerate() {
+                    ranges[l.first + i] = range;
+                }
+                next.push(Region { ranges, fill });
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Boxes of the numbers below `limit` written with digits of `lens` (most significant
+/// first), each a range per digit after `prefix`.
+fn below(
+    lens: &[usize],
+    limit: usize,
+    prefix: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Vec<(usize, usize)>>,
+) {
+    let Some((&n, rest)) = lens.split_first() else {
+        if limit > 0 {
+            out.push(prefix.clone());
+        }
+        return;
+    };
+    let w: usize = rest.iter().product();
+    if w == 0 || n == 0 {
+        return;
+    }
+    let (q, r) = (limit / w, limit % w);
+    if q > 0 {
+        let mut b = prefix.clone();
+        b.push((0, q.min(n)));
+        b.extend(rest.iter().map(|&d| (0, d)));
+        out.push(b);
+    }
+    if r > 0 && q < n {
+        prefix.push((q, q + 1));
+        below(rest, r, prefix, out);
+        prefix.pop();
+    }
+}
+
+/// Boxes of the numbers from `limit` on, as [`below`].
+fn above(
+    lens: &[usize],
+    limit: usize,
+    prefix: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Vec<(usize, usize)>>,
+) {
+    let Some((&n, rest)) = lens.split_first() else {
+        if limit == 0 {
+            out.push(prefix.clone());
+        }
+        return;
+    };
+    let w: usize = rest.iter().product();
+    if w == 0 || n == 0 {
+        return;
+    }
+    let (q, r) = (limit / w, limit % w);
+    if q >= n {
+        return;
+    }
+    let whole_from = if r > 0 {
+        prefix.push((q, q + 1));
+        above(rest, r, prefix, out);
+        prefix.pop();
+        q + 1
+    } else {
+        q
+    };
+    if whole_from < n {
+        let mut b = prefix.clone();
+        b.push((whole_from, n));
+        b.extend(rest.iter().map(|&d| (0, d)));
+        out.push(b);
+    }
+}
+
+/// The part of `region`: its offsets, its axes without units and merged where both strides
+/// allow (the last one of output stride 1), and its units; `None` when it is empty.
+fn plan(axes: &[Axis], region: &Region, plain: bool, size_a: usize, size_b: usize) -> Option<Part> {
+    let (mut src, mut dst) = (0isize, 0usize);
+    let mut long: Small<Axis> = Small::new();
+    for (a, &(lo, hi)) in axes.iter().zip(region.ranges.iter()) {
+        if hi <= lo {
+            return None;
+        }
+        src = src.wrapping_add((lo as isize).wrapping_mul(a.src));
+        dst += lo * a.dst;
+        if hi - lo > 1 {
+            long.push(Axis { len: hi - lo, ..*a });
+        }
+    }
+    // In the output's order (its strides decreasing), merged where both strides allow.
+    long.sort_by_key(|a| std::cmp::Reverse(a.dst));
+    let mut kept: Small<Axis> = Small::new();
+    for axis in long.iter().copied() {
+        let len = axis.len;
+        match kept.last_mut() {
+            Some(o) if o.src == axis.src.wrapping_mul(len as isize) && o.dst == axis.dst * len => {
+                o.len *= len;
+                o.src = axis.src;
+                o.dst = axis.dst;
+            }
+            _ => kept.push(axis),
+        }
+    }
+    if kept.last().map_or(true, |a| a.dst != 1) {
+        kept.push(Axis {
+            len: 1,
+            src: 0,
+            dst: 1,
+        });
+    }
+    let m = kept.len();
+    let row = kept[m - 1].len;
+    let rows: usize = kept[..m - 1].iter().map(|a| a.len).product();
+    let row_bytes = row * size_b;
+    let rows_kind = |rows: usize| {
+        if row_bytes >= CHUNK_BYTES {
+            let piece = (CHUNK_BYTES / size_b).max(1);
+            let pieces = row.div_ceil(piece);
+            (
+                Kind::Rows {
+                    per: 1,
+                    pieces,
+                    piece,
+                },
+                rows * pieces,
+            )
+        } else {
+            let per = (CHUNK_BYTES / row_bytes.max(1)).max(1);
+            (
+                Kind::Rows {
+                    per,
+                    pieces: 1,
+                    piece: row,
+                },
+                rows.div_ceil(per),
+            )
+        }
+    };
+    let (kind, units) = if region.fill {
+        let per = (CHUNK_BYTES / row_bytes.max(1)).max(1);
+        (Kind::Fill { per }, rows.div_ceil(per))
+    } else {
+        let q = m - 1;
+        let sq = kept[q].src.unsigned_abs();
+        let p = (0..q).min_by_key(|&k| kept[k].src.unsigned_abs());
+        match p {
+            Some(p) if kept[p].src.unsigned_abs() < sq && sq > 1 => {
+                let (np, nq) = (kept[p].len, kept[q].len);
+                let contiguous = plain && kept[p].src == 1;
+                let strip = contiguous
+                    .then(|| simd::strip(size_a, (np, nq.min(64)), kept[q].src, nq.min(64)))
+                    .flatten();
+                // Along `p` up to 64 elements (the runs the source reads), along `q` what the
+                // scratch then holds, at most 1024 (the runs the output writes).
+                let tp = match strip {
+                    Some(k) => k.tile_side(np).min(np),
+                    None => np.min((256 / size_a).clamp(16, 64)),
+                };
+                let room = SCRATCH_BYTES / size_a / tp;
+                let tq = nq.min(room).clamp(1, 1024);
+                let kernel = match strip {
+                    Some(_) => simd::strip(size_a, (tp, tq), kept[q].src, tq),
+                    None if contiguous => {
+                        simd::kernel(size_a, tp * tq * size_a, sq * size_a, tq * size_a)
+                    }
+                    None => None,
+                };
+                let outer = rows / np;
+                let (p_blocks, q_blocks) = (np.div_ceil(tp), nq.div_ceil(tq));
+                (
+                    Kind::Tiles {
+                        p,
+                        tp,
+                        tq,
+                        p_blocks,
+                        q_blocks,
+                        kernel,
+                        scratch: plain,
+                    },
+                    outer * p_blocks * q_blocks,
+                )
+            }
+            _ => rows_kind(rows),
+        }
+    };
+    Some(Part {
+        src,
+        dst,
+        axes: kept,
+        kind,
+        units,
+    })
+}
+
+/// The offsets of multi-index `i` (flat, C order) over `axes`, from the part's own.
+#[inline]
+fn offsets(axes: &[Axis], mut i: usize, mut src: isize, mut dst: usize) -> (isize, usize) {
+    for a in axes.iter().rev() {
+        let k = i % a.len;
+        i /= a.len;
+        src = src.wrapping_add((k as isize).wrapping_mul(a.src));
+        dst += k * a.dst;
+    }
+    (src, dst)
+}
+
+/// Unit `u` of `part`.
+///
+/// # Safety
+///
+/// [`run`]'s contract; `src` and `dst` are the job's.
+unsafe fn run_part<A, B, C>(
+    job: &Job<'_, A, B, C>,
+    src: *const A,
+    part: &Part,
+    u: usize,
+    dst: *mut B,
+    vector: Vector,
+) where
+    A: Sync,
+    B: Clone + Send + Sync,
+    C: Conversion<A, B> + ?Sized,
+{
+    let axes = &part.axes[..];
+    let m = axes.len();
+    let last = axes[m - 1];
+    let outer = &axes[..m - 1];
+    let rows: usize = outer.iter().map(|a| a.len).product();
+    let convert = rows::Runs {
+        conv: job.conv,
+        step: job.conv.step(),
+        params: job.params,
+        vector,
+        types: std::marker::PhantomData,
+    };
+    match part.kind {
+        Kind::Fill { per } => {
+            // Fill regions exist only with a fill value (`regions`).
+            let Some(fill) = job.fill.as_ref() else {
+                return;
+            };
+            for r in u * per..rows.min((u + 1) * per) {
+                let (_, d) = offsets(outer, r, 0, part.dst);
+                for t in 0..last.len {
+                    // SAFETY: a filled position of the output (the caller's contract).
+                    unsafe { dst.add(d + t).write(fill.clone()) };
+                }
+            }
+        }
+        Kind::Rows { per, pieces, piece } => {
+            let (first, end, cut) = match pieces {
+                1 => (u * per, rows.min((u + 1) * per), None),
+                _ => (u / pieces, u / pieces + 1, Some(u % pieces)),
+            };
+            for r in first..end {
+                let (s, d) = offsets(outer, r, part.src, part.dst);
+                let (from, len) = match cut {
+                    Some(c) => (c * piece, piece.min(last.len - c * piece)),
+                    None => (0, last.len),
+                };
+                let s = s.wrapping_add((from as isize).wrapping_mul(last.src));
+                // SAFETY: one run of `len` positions along the last axis of this part, read
+                // from the source and written to their own slots (the caller's contract).
+                unsafe {
+                    convert.run(
+                        src.wrapping_offset(s),
+                        last.src,
+                        dst.add(d + from),
+                        len,
+                        d + from,
+                    );
+                }
+            }
+        }
+        Kind::Tiles {
+            p,
+            tp,
+            tq,
+            p_blocks,
+            q_blocks,
+            kernel,
+            scratch,
+        } => {
+            let (qb, rest) = (u % q_blocks, u / q_blocks);
+            let (pb, o) = (rest % p_blocks, rest / p_blocks);
+            let others: Small<Axis> = outer
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != p)
+                .map(|(_, a)| *a)
+                .collect();
+            let (s, d) = offsets(&others, o, part.src, part.dst);
+            let (ap, i0, j0) = (axes[p], pb * tp, qb * tq);
+            let (ni, nj) = (tp.min(ap.len - i0), tq.min(last.len - j0));
+            let s = s
+                .wrapping_add((i0 as isize).wrapping_mul(ap.src))
+                .wrapping_add((j0 as isize).wrapping_mul(last.src));
+            let d = d + i0 * ap.dst + j0;
+            let at = src.wrapping_offset(s);
+            if !scratch {
+                for i in 0..ni {
+                    let row = at.wrapping_offset((i as isize).wrapping_mul(ap.src));
+                    let o = d + i * ap.dst;
+                    // SAFETY: a run of this tile (the caller's contract).
+                    unsafe { convert.run(row, last.src, dst.add(o), nj, o) };
+                }
+                return;
+            }
+            let mut buf = Scratch([std::mem::MaybeUninit::uninit(); SCRATCH_BYTES]);
+            let tile = buf.0.as_mut_ptr().cast::<A>();
+            // SAFETY: the tile's `ni` by `nj` source elements are the job's (the caller's
+            // contract), and the scratch holds `tp * tq >= ni * nj` plain elements of `A`
+            // (`tp * tq * size_of::<A>() <= SCRATCH_BYTES`), in rows of `tq`.
+            unsafe {
+                match kernel {
+                    Some(k) => simd::tile(k, at.cast(), last.src, tile.cast(), tq, ni, nj),
+                    None => gather_tile(at, ap.src, last.src, tile, tq, ni, nj),
+                }
+                for i in 0..ni {
+                    let o = d + i * ap.dst;
+                    convert.run(tile.add(i * tq), 1, dst.add(o), nj, o);
+                }
+            }
+        }
+    }
+}
+
+/// `dst[i * dp + j] = src[i * sp + j * sq]` for `i < ni`, `j < nj`: a tile copied as bits.
+///
+/// # Safety
+///
+/// Every source offset addresses a readable plain element, every destination slot is
+/// writable and disjoint from the source.
+#[inline(always)]
+unsafe fn gather_tile<A>(
+    src: *const A,
+    sp: isize,
+    sq: isize,
+    dst: *mut A,
+    dp: usize,
+    ni: usize,
+    nj: usize,
+) {
+    for i in 0..ni {
+        let row = src.wrapping_offset((i as isize).wrapping_mul(sp));
+        for j in 0..nj {
+            // SAFETY: the caller's contract; plain elements are copied as their bits.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    row.wrapping_offset((j as isize).wrapping_mul(sq)),
+                    dst.add(i * dp + j),
+                    1,
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

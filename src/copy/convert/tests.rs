@@ -1,0 +1,302 @@
+use std::marker::PhantomData;
+
+use super::rows::{Runs, Vector};
+use super::{above, below, regions, Axis, Limit};
+use crate::convert::{Affine, Cast, Conversion, Dequantize, Map, Quantize};
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// `f32` bit patterns that find the edges: zeros, subnormals, the rounding ties of `bf16` and
+/// `f16`, the largest finite values, infinities, quiet and signalling NaNs, and random bits.
+fn edge_floats(n: usize) -> Vec<f32> {
+    let mut v: Vec<u32> = vec![
+        0,
+        0x8000_0000,
+        1,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0000_8000,
+        0x0001_8000,
+        0x0080_0000,
+        0x3f80_8000,
+        0x3f81_8000,
+        0x3f80_8001,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0x7f80_0001,
+        0xff80_0001,
+        0x7fbf_ffff,
+        0x3380_0000,
+        0x3300_0000,
+        0x477f_f000,
+        0x477f_e000,
+        0x3880_0000,
+        0x3870_0000,
+        0x3f00_1000,
+    ];
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    while v.len() < n {
+        let x = r.next();
+        // Half of them near 1 and near the f16 range, half any bits.
+        v.push(match x % 4 {
+            0 => x as u32,
+            1 => 0x3f80_0000 | (x as u32 & 0x007f_ffff),
+            2 => (0x3300_0000 + (x as u32 % 0x1600_0000)) | ((x >> 40) as u32 & 0x8000_0000),
+            _ => (x >> 32) as u32 & 0x807f_ffff,
+        });
+    }
+    v.into_iter().map(f32::from_bits).collect()
+}
+
+/// The run of `conv` over `src` through the kernel `vector` (with parameters at `at` by
+/// `params`).
+fn runs<A, B: Default + Clone, C: Conversion<A, B>>(
+    conv: &C,
+    vector: Vector,
+    params: Option<(usize, usize)>,
+    src: &[A],
+    pos: usize,
+) -> Vec<B> {
+    let mut out = vec![B::default(); src.len()];
+    let r = Runs {
+        conv,
+        step: conv.step(),
+        params,
+        vector,
+        types: PhantomData,
+    };
+    // SAFETY: `src` and `out` are as long as the run.
+    unsafe { r.run(src.as_ptr(), 1, out.as_mut_ptr(), src.len(), pos) };
+    out
+}
+
+/// Every vector kernel against its scalar twin, bit for bit, on every run length up to 70
+/// and every offset into the source (unaligned loads).
+fn twins<A: Copy, B: Default + Clone + Copy, C: Conversion<A, B>>(
+    conv: &C,
+    src: &[A],
+    params: Option<(usize, usize)>,
+    bits: impl Fn(B) -> u64,
+) {
+    let vector = Vector::of(conv.step().op);
+    for start in 0..8.min(src.len()) {
+        for len in (0..70).chain([src.len() - start]) {
+            let s = &src[start..(start + len).min(src.len())];
+            let want: Vec<u64> = runs(conv, Vector::Scalar, params, s, 3)
+                .into_iter()
+                .map(&bits)
+                .collect();
+            let got: Vec<u64> = runs(conv, vector, params, s, 3)
+                .into_iter()
+                .map(&bits)
+                .collect();
+            assert_eq!(got, want, "{:?} at {start}, {len}", conv.step().op);
+        }
+    }
+}
+
+#[test]
+fn vector_kernels_match_their_scalar_twins() {
+    let f = edge_floats(4096);
+    twins(&Affine::new(0.3, -1.7), &f, None, |v: f32| {
+        v.to_bits().into()
+    });
+    let per = Affine::per_axis(0, vec![0.5, 3.0, -2.0], vec![1.0, 0.25, 7.0]).unwrap();
+    twins(&per, &f, Some((5, 3)), |v: f32| v.to_bits().into());
+    let bytes: Vec<u8> = (0..4096u32).map(|i| (i * 37 % 256) as u8).collect();
+    twins(&Affine::new(1.0 / 255.0, -0.485), &bytes, None, |v: f32| {
+        v.to_bits().into()
+    });
+    let scaled: Vec<f32> = f
+        .iter()
+        .map(|v| v * 1e-37)
+        .chain(f.iter().copied())
+        .collect();
+    twins(
+        &Quantize::<i8>::new(0.02, -3).unwrap(),
+        &scaled,
+        None,
+        |v: i8| v as u64,
+    );
+    twins(
+        &Quantize::<u8>::new(0.7, 128).unwrap(),
+        &scaled,
+        None,
+        |v: u8| v.into(),
+    );
+    let qi: Vec<i8> = bytes.iter().map(|&b| b as i8).collect();
+    twins(
+        &Dequantize::<i8>::new(0.13, -7).unwrap(),
+        &qi,
+        None,
+        |v: f32| v.to_bits().into(),
+    );
+    twins(
+        &Dequantize::<u8>::new(3.5, 200).unwrap(),
+        &bytes,
+        None,
+        |v: f32| v.to_bits().into(),
+    );
+    twins(&Map(|v: &u8| u32::from(*v) * 3), &bytes, None, u64::from);
+    twins(&Cast, &bytes, None, |v: f32| v.to_bits().into());
+}
+
+#[cfg(feature = "half")]
+#[test]
+fn half_kernels_match_their_twins_and_the_software_rounding() {
+    use half::{bf16, f16};
+    let f = edge_floats(1 << 15);
+    twins::<f32, bf16, _>(&Cast, &f, None, |v| v.to_bits().into());
+    twins::<f32, f16, _>(&Cast, &f, None, |v| v.to_bits().into());
+    // Against the `half` crate's software rounding (its `const` functions), which the
+    // hardware paths of `half` and of the kernels must both equal.
+    let b = runs::<f32, bf16, _>(
+        &Cast,
+        Vector::of(crate::convert::Op::F32ToBf16),
+        None,
+        &f,
+        0,
+    );
+    let h = runs::<f32, f16, _>(&Cast, Vector::of(crate::convert::Op::F32ToF16), None, &f, 0);
+    for (i, &x) in f.iter().enumerate() {
+        assert_eq!(
+            b[i].to_bits(),
+            bf16::from_f32_const(x).to_bits(),
+            "bf16 of {:#x}",
+            x.to_bits()
+        );
+        assert_eq!(
+            h[i].to_bits(),
+            f16::from_f32_const(x).to_bits(),
+            "f16 of {:#x}",
+            x.to_bits()
+        );
+    }
+    let all16: Vec<u16> = (0..=u16::MAX).collect();
+    let bs: Vec<bf16> = all16.iter().map(|&v| bf16::from_bits(v)).collect();
+    let hs: Vec<f16> = all16.iter().map(|&v| f16::from_bits(v)).collect();
+    twins::<bf16, f32, _>(&Cast, &bs, None, |v| v.to_bits().into());
+    twins::<f16, f32, _>(&Cast, &hs, None, |v| v.to_bits().into());
+    let back = runs::<f16, f32, _>(
+        &Cast,
+        Vector::of(crate::convert::Op::F16ToF32),
+        None,
+        &hs,
+        0,
+    );
+    let back_b = runs::<bf16, f32, _>(
+        &Cast,
+        Vector::of(crate::convert::Op::Bf16ToF32),
+        None,
+        &bs,
+        0,
+    );
+    for i in 0..all16.len() {
+        assert_eq!(
+            back[i].to_bits(),
+            hs[i].to_f32_const().to_bits(),
+            "f16 {:#x}",
+            all16[i]
+        );
+        assert_eq!(
+            back_b[i].to_bits(),
+            bs[i].to_f32_const().to_bits(),
+            "bf16 {:#x}",
+            all16[i]
+        );
+    }
+}
+
+/// The boxes of [`below`] and [`above`] cover the numbers below and from the limit, each once,
+/// for every limit of small digit sets.
+#[test]
+fn digit_boxes_cover_each_number_once() {
+    for lens in [
+        vec![3usize],
+        vec![4, 16],
+        vec![2, 3, 5],
+        vec![1, 7],
+        vec![5, 1, 3],
+    ] {
+        let total: usize = lens.iter().product();
+        for limit in 0..=total {
+            let mut seen = vec![0u8; total];
+            for (boxes, fill) in [(false, 0), (true, 1)] {
+                let mut out = Vec::new();
+                match boxes {
+                    false => below(&lens, limit, &mut Vec::new(), &mut out),
+                    true => above(&lens, limit, &mut Vec::new(), &mut out),
+                }
+                for b in out {
+                    for (n, count) in seen.iter_mut().enumerate() {
+                        // The digits of `n`, most significant first.
+                        let mut rest = n;
+                        let mut digits = vec![0; lens.len()];
+                        for k in (0..lens.len()).rev() {
+                            digits[k] = rest % lens[k];
+                            rest /= lens[k];
+                        }
+                        if digits.iter().zip(&b).all(|(d, r)| r.0 <= *d && *d < r.1) {
+                            assert_eq!(n >= limit, fill == 1, "{lens:?} limit {limit}: {n}");
+                            *count += 1;
+                        }
+                    }
+                }
+            }
+            assert!(
+                seen.iter().all(|&c| c == 1),
+                "{lens:?} limit {limit}: {seen:?}"
+            );
+        }
+    }
+}
+
+/// A crop's regions leave the cut positions out; a padding's fill them.
+#[test]
+fn regions_of_a_crop_and_a_padding() {
+    let axes = [
+        Axis {
+            len: 2,
+            src: 0,
+            dst: 0,
+        },
+        Axis {
+            len: 3,
+            src: 0,
+            dst: 0,
+        },
+        Axis {
+            len: 4,
+            src: 0,
+            dst: 0,
+        },
+    ];
+    let limit = Limit {
+        first: 1,
+        count: 2,
+        limit: 10,
+        fill: true,
+    };
+    let count = |fill: bool, with: bool| -> usize {
+        regions(&axes, &[Limit { fill, ..limit }], with)
+            .iter()
+            .filter(|r| r.fill == with)
+            .map(|r| r.ranges.iter().map(|(a, b)| b - a).product::<usize>())
+            .sum()
+    };
+    assert_eq!(count(false, false), 20);
+    assert_eq!(count(true, true), 4);
+    assert_eq!(count(true, false), 20);
+}

@@ -1,0 +1,299 @@
+//! The vector kernels of the conversions (AVX2, F16C, AVX-512 BF16): each converts the leading
+//! whole vectors of a contiguous run and returns how many elements it did; the caller converts
+//! the rest with [`Conversion::convert`](crate::convert::Conversion::convert), the scalar twin
+//! whose bits every kernel gives.
+
+use std::arch::x86_64::*;
+
+use super::Vector;
+use crate::convert::{Op, Step};
+
+/// The kernels this machine runs for `op`.
+pub(super) fn level(op: Op) -> Vector {
+    let avx2 = is_x86_feature_detected!("avx2");
+    match op {
+        Op::Each => Vector::Scalar,
+        Op::F32ToF16 | Op::F16ToF32 if avx2 && is_x86_feature_detected!("f16c") => Vector::Avx2,
+        Op::F32ToF16 | Op::F16ToF32 => Vector::Scalar,
+        #[cfg(avx512)]
+        Op::F32ToBf16
+            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bf16") =>
+        {
+            Vector::Avx512
+        }
+        _ if avx2 => Vector::Avx2,
+        _ => Vector::Scalar,
+    }
+}
+
+/// Convert the leading whole vectors of the `n` elements at `src` into `dst` by `step` (its
+/// parameters at index `at`); returns how many elements were converted.
+///
+/// # Safety
+///
+/// `src[..n]` readable and `dst[..n]` writable, of the element types `step.op` names, disjoint;
+/// `vector` chosen by [`level`] for `step.op` on this machine; `at` within the parameters.
+pub(super) unsafe fn run(
+    vector: Vector,
+    step: Step<'_>,
+    at: usize,
+    src: *const u8,
+    dst: *mut u8,
+    n: usize,
+) -> usize {
+    let param = |p: &[f32]| p.get(at).copied().unwrap_or(0.0);
+    let (scale, shift) = (param(step.scale), param(step.shift));
+    // SAFETY: the caller's contract: the types are those of the op, the features present.
+    unsafe {
+        match (step.op, vector) {
+            (Op::Each, _) | (_, Vector::Scalar) => 0,
+            #[cfg(avx512)]
+            (Op::F32ToBf16, Vector::Avx512) => to_bf16_avx512(src.cast(), dst.cast(), n),
+            (Op::F32ToBf16, _) => to_bf16(src.cast(), dst.cast(), n),
+            (Op::F32ToF16, _) => to_f16(src.cast(), dst.cast(), n),
+            (Op::Bf16ToF32, _) => from_bf16(src.cast(), dst.cast(), n),
+            (Op::F16ToF32, _) => from_f16(src.cast(), dst.cast(), n),
+            (Op::AffineU8, _) => affine_u8(src, dst.cast(), n, scale, shift),
+            (Op::AffineF32, _) => affine_f32(src.cast(), dst.cast(), n, scale, shift),
+            (Op::QuantizeI8, _) => quantize::<true>(src.cast(), dst, n, scale, shift),
+            (Op::QuantizeU8, _) => quantize::<false>(src.cast(), dst, n, scale, shift),
+            (Op::DequantizeI8, _) => dequantize::<true>(src, dst.cast(), n, scale, shift),
+            (Op::DequantizeU8, _) => dequantize::<false>(src, dst.cast(), n, scale, shift),
+        }
+    }
+}
+
+/// `bf16` bits of 8 `f32` bit patterns in 32-bit lanes, rounded to nearest even, a NaN quieted
+/// (the `half` crate's rounding, in integers).
+#[inline(always)]
+unsafe fn bf16_lanes(x: __m256i) -> __m256i {
+    // SAFETY: AVX2, enabled by the callers.
+    unsafe {
+        let nan = _mm256_cmpgt_epi32(
+            _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
+            _mm256_set1_epi32(0x7f80_0000),
+        );
+        let lsb = _mm256_and_si256(_mm256_srli_epi32::<16>(x), _mm256_set1_epi32(1));
+        let rounded = _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lsb));
+        let quiet = _mm256_or_si256(x, _mm256_set1_epi32(0x0040_0000));
+        _mm256_srli_epi32::<16>(_mm256_blendv_epi8(rounded, quiet, nan))
+    }
+}
+
+/// `f32` to `bf16`, 16 at a time.
+#[target_feature(enable = "avx2")]
+unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize) -> usize {
+    let mut t = 0;
+    while t + 16 <= n {
+        // SAFETY: `t + 16 <= n` (the caller's contract for `src[..n]`, `dst[..n]`).
+        unsafe {
+            let a = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+            let b = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+            // The 16-bit packs interleave the 128-bit halves: put them back in order.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+            _mm256_storeu_si256(dst.add(t).cast(), packed);
+        }
+        t += 16;
+    }
+    t
+}
+
+/// `f32` to `bf16` with AVX-512 BF16's `vcvtneps2bf16`, which rounds to nearest even and
+/// quiets NaNs as the `half` crate does but reads a subnormal input as 0: a vector holding one
+/// takes the integer rounding instead.
+#[cfg(avx512)]
+#[clippy::msrv = "1.89"] // compiled only from 1.89 on (`cfg(avx512)`, from `build.rs`)
+#[target_feature(enable = "avx512f,avx512bf16,avx2")]
+unsafe fn to_bf16_avx512(src: *const f32, dst: *mut u16, n: usize) -> usize {
+    let mut t = 0;
+    while t + 16 <= n {
+        // SAFETY: `t + 16 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm512_loadu_ps(src.add(t));
+            let bits = _mm512_castps_si512(x);
+            let exp_zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f80_0000));
+            let subnormal =
+                _mm512_mask_test_epi32_mask(exp_zero, bits, _mm512_set1_epi32(0x007f_ffff));
+            let out: __m256i = if subnormal == 0 {
+                std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x))
+            } else {
+                let lo = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+                let hi = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi))
+            };
+            _mm256_storeu_si256(dst.add(t).cast(), out);
+        }
+        t += 16;
+    }
+    t
+}
+
+/// `f32` to `f16` with F16C, rounding to nearest even (the `half` crate's result).
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn to_f16(src: *const f32, dst: *mut u16, n: usize) -> usize {
+    let mut t = 0;
+    while t + 8 <= n {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(t)));
+            _mm_storeu_si128(dst.add(t).cast(), h);
+        }
+        t += 8;
+    }
+    t
+}
+
+/// `bf16` to `f32`: the bits shifted up, a NaN quieted (as the `half` crate).
+#[target_feature(enable = "avx2")]
+unsafe fn from_bf16(src: *const u16, dst: *mut f32, n: usize) -> usize {
+    let mut t = 0;
+    while t + 8 <= n {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(t).cast()));
+            let x = _mm256_slli_epi32::<16>(x);
+            let nan = _mm256_cmpgt_epi32(
+                _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
+                _mm256_set1_epi32(0x7f80_0000),
+            );
+            let x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)));
+            _mm256_storeu_si256(dst.add(t).cast(), x);
+        }
+        t += 8;
+    }
+    t
+}
+
+/// `f16` to `f32` with F16C (exact).
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn from_f16(src: *const u16, dst: *mut f32, n: usize) -> usize {
+    let mut t = 0;
+    while t + 8 <= n {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_cvtph_ps(_mm_loadu_si128(src.add(t).cast()));
+            _mm256_storeu_ps(dst.add(t), x);
+        }
+        t += 8;
+    }
+    t
+}
+
+/// `u8 as f32 * scale + shift` (a product, then a sum).
+#[target_feature(enable = "avx2")]
+unsafe fn affine_u8(src: *const u8, dst: *mut f32, n: usize, scale: f32, shift: f32) -> usize {
+    let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
+    let mut t = 0;
+    while t + 16 <= n {
+        // SAFETY: `t + 16 <= n` (the caller's contract).
+        unsafe {
+            let bytes = _mm_loadu_si128(src.add(t).cast());
+            let lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+            let hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)));
+            _mm256_storeu_ps(dst.add(t), _mm256_add_ps(_mm256_mul_ps(lo, s), h));
+            _mm256_storeu_ps(dst.add(t + 8), _mm256_add_ps(_mm256_mul_ps(hi, s), h));
+        }
+        t += 16;
+    }
+    t
+}
+
+/// `f32 * scale + shift`.
+#[target_feature(enable = "avx2")]
+unsafe fn affine_f32(src: *const f32, dst: *mut f32, n: usize, scale: f32, shift: f32) -> usize {
+    let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
+    let mut t = 0;
+    while t + 8 <= n {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_loadu_ps(src.add(t));
+            _mm256_storeu_ps(dst.add(t), _mm256_add_ps(_mm256_mul_ps(x, s), h));
+        }
+        t += 8;
+    }
+    t
+}
+
+/// ONNX `QuantizeLinear` of `f32` into `i8` (`SIGNED`) or `u8`: the quotient rounded to
+/// nearest even, the zero point added, `max` then `min` with the type's bounds (a NaN takes
+/// the lower bound, as the scalar twin's comparisons).
+#[target_feature(enable = "avx2")]
+unsafe fn quantize<const SIGNED: bool>(
+    src: *const f32,
+    dst: *mut u8,
+    n: usize,
+    scale: f32,
+    zero: f32,
+) -> usize {
+    let (lo, hi) = if SIGNED {
+        (-128.0, 127.0)
+    } else {
+        (0.0, 255.0)
+    };
+    let p = [scale, zero, lo, hi].map(|v| _mm256_set1_ps(v));
+    let mut t = 0;
+    while t + 32 <= n {
+        // SAFETY: `t + 32 <= n` (the caller's contract).
+        unsafe {
+            let i0 = quantize_lanes(_mm256_loadu_ps(src.add(t)), p);
+            let i1 = quantize_lanes(_mm256_loadu_ps(src.add(t + 8)), p);
+            let i2 = quantize_lanes(_mm256_loadu_ps(src.add(t + 16)), p);
+            let i3 = quantize_lanes(_mm256_loadu_ps(src.add(t + 24)), p);
+            // Values in range already: the packs only narrow (lane-interleaved, then ordered).
+            let w0 = _mm256_packs_epi32(i0, i1);
+            let w1 = _mm256_packs_epi32(i2, i3);
+            let b = if SIGNED {
+                _mm256_packs_epi16(w0, w1)
+            } else {
+                _mm256_packus_epi16(w0, w1)
+            };
+            let b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            _mm256_storeu_si256(dst.add(t).cast(), b);
+        }
+        t += 32;
+    }
+    t
+}
+
+/// [`quantize`] of 8 lanes, with `[scale, zero, lo, hi]` in `p`: 32-bit integers in range.
+#[inline(always)]
+unsafe fn quantize_lanes(x: __m256, [s, z, lo, hi]: [__m256; 4]) -> __m256i {
+    // SAFETY: AVX, enabled by the caller.
+    unsafe {
+        let v = _mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm256_div_ps(x, s),
+        );
+        // `max(v, lo)` is `lo` when `v` is NaN (the second operand wins).
+        let v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, z), lo), hi);
+        _mm256_cvtps_epi32(v)
+    }
+}
+
+/// ONNX `DequantizeLinear` of `i8` (`SIGNED`) or `u8`: `(x - zero) * scale`, the difference
+/// exact in `f32`.
+#[target_feature(enable = "avx2")]
+unsafe fn dequantize<const SIGNED: bool>(
+    src: *const u8,
+    dst: *mut f32,
+    n: usize,
+    scale: f32,
+    zero: f32,
+) -> usize {
+    let (s, z) = (_mm256_set1_ps(scale), _mm256_set1_ps(zero));
+    let mut t = 0;
+    while t + 8 <= n {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let bytes = _mm_loadl_epi64(src.add(t).cast());
+            let wide = if SIGNED {
+                _mm256_cvtepi8_epi32(bytes)
+            } else {
+                _mm256_cvtepu8_epi32(bytes)
+            };
+            let x = _mm256_sub_ps(_mm256_cvtepi32_ps(wide), z);
+            _mm256_storeu_ps(dst.add(t), _mm256_mul_ps(x, s));
+        }
+        t += 8;
+    }
+    t
+}
