@@ -8,6 +8,13 @@ memcpy (criterion, `benches/benches/peers.rs`), and against onnxruntime's `Trans
     python3 scripts/bench_peers.py external    # onnxruntime and NumPy, same cases, same sitting
     python3 scripts/bench_peers.py permutes [CASE] [--only=NAMES]   # HPTT and strided-perm (`benches/benches/permutes.rs`)
     python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
+    python3 scripts/bench_peers.py convert [ROUNDS] [CASE...]   # relayouts with a conversion
+
+`convert` runs the relayouts that convert element types (images to normalized f32, f32 to and
+from bf16/f16, blocked layouts, int8 quantization) against OpenCV, torch/torchvision, oneDNN's
+reorder and NumPy (in a throwaway virtualenv), plain ndarray and memcpy (the Rust contestants of
+`benches/src/bin/convert_peers.rs`), interleaved round by round in one driver; it prints one line
+per case and thread count, then the ratios (see `convert_driver`).
 
 `permutes` builds HPTT from source (the `hptt` bindings, cmake, installed with apt-get when
 missing) with its AVX kernels (`-DHPTT_ARCH_AVX`, off by default in the bindings) and runs the
@@ -183,7 +190,36 @@ def external():
     subprocess.run(["rm", "-rf", venv], check=True)
 
 
+CONVERT_DRIVER = os.path.join(ROOT, "scripts", "convert_driver.py")
+
+
+def convert():
+    """Builds the Rust contestants and oneDNN's, installs the Python anchors in a throwaway
+    virtualenv, and runs `convert_driver.py` there."""
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ndarray_reshape_bench", "--bin",
+                    "convert_peers"], cwd=ROOT, check=True)
+    venv = tempfile.mkdtemp(prefix="convert-venv-")
+    try:
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        pip = [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "-q"]
+        subprocess.run(pip + ["numpy", "opencv-python-headless", "onednn-cpu-gomp",
+                              "onednn-devel-cpu-gomp"], check=True)
+        # The CPU wheels of torch where that index answers, PyPI's otherwise.
+        cpu = ["--index-url", "https://download.pytorch.org/whl/cpu"]
+        if subprocess.run(pip + cpu + ["torch", "torchvision"]).returncode != 0:
+            subprocess.run(pip + ["torch", "torchvision"], check=True)
+        dnnl = os.path.join(venv, "onednn_reorder")
+        subprocess.run(["gcc", "-O2", "-o", dnnl, os.path.join(ROOT, "scripts", "onednn_reorder.c"),
+                        "-I" + os.path.join(venv, "include"), "-L" + os.path.join(venv, "lib"),
+                        "-ldnnl", "-fopenmp", "-Wl,-rpath," + os.path.join(venv, "lib")], check=True)
+        rust = os.path.join(ROOT, "target", "release", "convert_peers")
+        subprocess.run([os.path.join(venv, "bin", "python"), CONVERT_DRIVER, rust, dnnl]
+                       + sys.argv[2:], check=True)
+    finally:
+        subprocess.run(["rm", "-rf", venv], check=True)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "report"
     {"report": report, "external": external, "permutes": permutes_run,
-     "permutes-report": permutes_report}[what]()
+     "permutes-report": permutes_report, "convert": convert}[what]()

@@ -37,7 +37,10 @@ where
     }
 
     fn step(&self) -> Step<'_> {
-        let op = half_op::<A, B>();
+        let op = match same::<A, B>() {
+            true => Op::Same,
+            false => half_op::<A, B>(),
+        };
         Step { op, ..Step::each() }
     }
 

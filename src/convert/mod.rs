@@ -119,6 +119,8 @@ impl Step<'_> {
 pub(crate) enum Op {
     /// No kernel: [`Conversion::convert`] element by element.
     Each,
+    /// A [`Cast`] of a type to itself: the bits copied (`memcpy` of contiguous runs).
+    Same,
     /// `f32` to `half::bf16`, [`Cast`].
     F32ToBf16,
     /// `f32` to `half::f16`, [`Cast`].

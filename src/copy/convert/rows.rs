@@ -92,6 +92,11 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
     /// As [`run`](Self::run).
     #[inline(always)]
     unsafe fn fixed(&self, src: *const A, s: isize, dst: *mut B, n: usize, at: usize) {
+        if s == 1 && self.step.op == Op::Same {
+            // SAFETY: the caller's contract; `Op::Same` is a `Cast` of a primitive type to
+            // itself (`A` is `B`, `Copy`), whose value is its bits.
+            return unsafe { std::ptr::copy_nonoverlapping(src.cast::<B>(), dst, n) };
+        }
         let mut done = 0;
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if s == 1 && self.vector != Vector::Scalar {

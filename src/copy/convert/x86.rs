@@ -12,7 +12,7 @@ use crate::convert::{Op, Step};
 pub(super) fn level(op: Op) -> Vector {
     let avx2 = is_x86_feature_detected!("avx2");
     match op {
-        Op::Each => Vector::Scalar,
+        Op::Each | Op::Same => Vector::Scalar,
         Op::F32ToF16 | Op::F16ToF32 if avx2 && is_x86_feature_detected!("f16c") => Vector::Avx2,
         Op::F32ToF16 | Op::F16ToF32 => Vector::Scalar,
         #[cfg(avx512)]
@@ -46,7 +46,7 @@ pub(super) unsafe fn run(
     // SAFETY: the caller's contract: the types are those of the op, the features present.
     unsafe {
         match (step.op, vector) {
-            (Op::Each, _) | (_, Vector::Scalar) => 0,
+            (Op::Each | Op::Same, _) | (_, Vector::Scalar) => 0,
             #[cfg(avx512)]
             (Op::F32ToBf16, Vector::Avx512) => to_bf16_avx512(src.cast(), dst.cast(), n),
             (Op::F32ToBf16, _) => to_bf16(src.cast(), dst.cast(), n),
@@ -216,7 +216,8 @@ unsafe fn affine_f32(src: *const f32, dst: *mut f32, n: usize, scale: f32, shift
 
 /// ONNX `QuantizeLinear` of `f32` into `i8` (`SIGNED`) or `u8`: the quotient rounded to
 /// nearest even, the zero point added, `max` then `min` with the type's bounds (a NaN takes
-/// the lower bound, as the scalar twin's comparisons).
+/// the lower bound, as the scalar twin's comparisons). The division costs nothing measurable:
+/// the transposing copies it runs in wait on memory (BENCHMARKS.md, "Conversions").
 #[target_feature(enable = "avx2")]
 unsafe fn quantize<const SIGNED: bool>(
     src: *const f32,

@@ -161,6 +161,16 @@ impl Kernel {
         }
     }
 
+    /// Whether this is a strip kernel (its output geometry is the one [`strip`] chose it for).
+    pub(super) fn is_strip(self) -> bool {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Deinterleave { .. } | Kernel::Interleave { .. } => true,
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            _ => false,
+        }
+    }
+
     /// Whether this kernel takes a tile's whole run along `q` in one call (the strips).
     pub(super) fn whole_q(self) -> bool {
         match self {
