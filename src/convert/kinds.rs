@@ -255,8 +255,8 @@ impl Sealed for Affine {}
 impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
     #[inline(always)]
     fn convert(&self, a: &A, at: usize) -> f32 {
-        let k = if self.axis.is_some() { at } else { 0 };
-        a.as_() * self.scale[k] + self.shift[k]
+        let k = index(self.axis, at, self.scale.len());
+        a.as_() * pick(&self.scale, k, 1.0) + pick(&self.shift, k, 0.0)
     }
 
     fn axis(&self) -> Option<(usize, usize)> {
@@ -296,6 +296,23 @@ impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
             },
         ])
     }
+}
+
+/// The parameters' index of the element at index `at` along the axis (0 without an axis): `at`
+/// past the `n` parameters wraps around (a copy never asks for one: it checks the counts).
+#[inline(always)]
+fn index(axis: Option<usize>, at: usize, n: usize) -> usize {
+    match axis {
+        Some(_) if at < n => at,
+        Some(_) => at.checked_rem(n).unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// `p[k]`, or `default` for no parameters (a per-axis conversion of an empty axis).
+#[inline(always)]
+fn pick(p: &[f32], k: usize, default: f32) -> f32 {
+    p.get(k).copied().unwrap_or(default)
 }
 
 /// The integer types of [`Quantize`] and [`Dequantize`].
@@ -416,8 +433,8 @@ impl<T> Sealed for Quantize<T> {}
 impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
     #[inline(always)]
     fn convert(&self, a: &f32, at: usize) -> T {
-        let k = if self.axis.is_some() { at } else { 0 };
-        let v = (a / self.scale[k]).round_ties_even() + self.zero_f32[k];
+        let k = index(self.axis, at, self.scale.len());
+        let v = (a / pick(&self.scale, k, 1.0)).round_ties_even() + pick(&self.zero_f32, k, 0.0);
         // The vector kernels' `max` and `min`: a NaN takes the bound.
         let v = if v > T::LOW { v } else { T::LOW };
         let v = if v < T::HIGH { v } else { T::HIGH };
@@ -504,8 +521,8 @@ impl<T> Sealed for Dequantize<T> {}
 impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
     #[inline(always)]
     fn convert(&self, a: &T, at: usize) -> f32 {
-        let k = if self.axis.is_some() { at } else { 0 };
-        (a.to_f32() - self.zero_f32[k]) * self.scale[k]
+        let k = index(self.axis, at, self.scale.len());
+        (a.to_f32() - pick(&self.zero_f32, k, 0.0)) * pick(&self.scale, k, 1.0)
     }
 
     fn axis(&self) -> Option<(usize, usize)> {

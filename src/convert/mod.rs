@@ -46,7 +46,8 @@ use crate::error::{Fail, Origin, ReshapeError, Rule};
 /// (sealed: the types of this module implement it; [`Map`] takes any closure).
 pub trait Conversion<A, B>: Sync + sealed::Sealed {
     /// `a`, at index `at` along the conversion's [`axis`](Self::axis) (0 without one),
-    /// converted: the definition the copies match bit for bit.
+    /// converted: the definition the copies match bit for bit. An index past the parameters
+    /// wraps around (the copies never pass one: they check the counts first).
     ///
     /// ```
     /// use ndarray_reshape::convert::{Conversion, Quantize};

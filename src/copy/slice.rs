@@ -3,6 +3,8 @@
 //! tensor), checked once against the buffer and then copied by the same planning, kernels and
 //! threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
 
+use super::convert;
+use crate::convert::Conversion;
 use crate::dims::{checked_size, Order};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout;
@@ -224,6 +226,124 @@ impl<A: Copy + Send + Sync> StridedSlice<'_, A> {
             );
         }
         Ok(())
+    }
+}
+
+impl<A: Sync> StridedSlice<'_, A> {
+    /// [`copy_into`](Self::copy_into) with a conversion: the view's elements, read in `order`,
+    /// each converted by `conv` ([`convert`](crate::convert)) as they are written into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::OutputLength`] when `out.len()` is not [`len`](Self::len);
+    /// [`ReshapeError::ConversionAxis`] when the conversion's parameters do not fit the view's
+    /// shape; `out` is then left as it was.
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Dequantize;
+    /// use ndarray_reshape::{Order, StridedSlice};
+    ///
+    /// // An int8 tensor of 2 x 3 stored column by column, dequantized in row order.
+    /// let data = [0i8, 30, 10, 40, 20, 50];
+    /// let view = StridedSlice::new(&data, &[2, 3], &[1, 2], 0)?;
+    /// let mut out = [0.0f32; 6];
+    /// view.convert_into(Order::C, &Dequantize::new(0.5, 10)?, &mut out)?;
+    /// assert_eq!(out, [-5.0, 0.0, 5.0, 10.0, 15.0, 20.0]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn convert_into<B, C>(
+        &self,
+        order: impl Into<Order>,
+        conv: &C,
+        out: &mut [B],
+    ) -> Result<(), ReshapeError>
+    where
+        B: Copy + Send + Sync,
+        C: Conversion<A, B> + ?Sized,
+    {
+        if out.len() != self.len {
+            let why = format!(
+                "the output buffer holds {} elements, the copy writes {}",
+                out.len(),
+                self.len
+            );
+            return Err(self.fail(Fail::whole(Rule::OutputLength, why)));
+        }
+        let reading = self.reading(order.into());
+        let params = self.params(conv, reading)?;
+        if self.len == 0 {
+            return Ok(());
+        }
+        // SAFETY: as in `copy_into`.
+        unsafe {
+            convert::gather_into_raw(
+                self.data.as_ptr().add(self.offset),
+                self.shape,
+                self.strides,
+                reading,
+                conv,
+                params,
+                out,
+            );
+        }
+        Ok(())
+    }
+
+    /// [`to_vec`](Self::to_vec) with a conversion, as
+    /// [`convert_into`](Self::convert_into) writes it.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`] as [`convert_into`](Self::convert_into);
+    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Cast;
+    /// use ndarray_reshape::{Order, StridedSlice};
+    ///
+    /// let data = [1.5f64, -2.5, 3.5];
+    /// let view = StridedSlice::new(&data, &[3], &[-1], 2)?;
+    /// assert_eq!(view.convert_to_vec::<f32, _>(Order::C, &Cast)?, [3.5, -2.5, 1.5]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn convert_to_vec<B, C>(
+        &self,
+        order: impl Into<Order>,
+        conv: &C,
+    ) -> Result<Vec<B>, ReshapeError>
+    where
+        B: Clone + Send + Sync,
+        C: Conversion<A, B> + ?Sized,
+    {
+        let reading = self.reading(order.into());
+        let params = self.params(conv, reading)?;
+        if self.len == 0 {
+            return Ok(Vec::new());
+        }
+        // SAFETY: as in `to_vec`.
+        let converted = unsafe {
+            convert::gather_raw(
+                self.data.as_ptr().add(self.offset),
+                self.shape,
+                self.strides,
+                self.len,
+                reading,
+                conv,
+                params,
+            )
+        };
+        converted.map_err(|e| self.fail(Fail::whole(Rule::AllocationFailed, e.detail())))
+    }
+
+    /// Where `conv`'s parameters are in the view read in `reading`, or its error.
+    fn params<B, C: Conversion<A, B> + ?Sized>(
+        &self,
+        conv: &C,
+        reading: crate::dims::Reading,
+    ) -> Result<Option<(usize, usize)>, ReshapeError> {
+        let call = || Written(self.strides, self.offset, self.data.len()).to_string();
+        let f = reading == crate::dims::Reading::F;
+        crate::convert::params_at(conv, self.shape, f, self.shape, &call)
     }
 }
 

@@ -127,7 +127,13 @@ fn random_layouts_convert_exactly() {
         let spec = Np::new([-1], order);
         let v = random_view(&floats, &mut r, rank);
         check(&v, &spec, &Cast, |b: &f64| b.to_bits(), "f32 as f64");
-        check(&v, &spec, &Cast, |b: &f32| b.to_bits().into(), "f32 as itself");
+        check(
+            &v,
+            &spec,
+            &Cast,
+            |b: &f32| b.to_bits().into(),
+            "f32 as itself",
+        );
         check(
             &v,
             &spec,

@@ -73,18 +73,53 @@ where
     C: Conversion<A, B> + ?Sized,
     D: Dimension,
 {
-    let axes = read_axes(a.shape(), a.strides(), reading);
+    // SAFETY: `a` is a live array of `a.len()` elements, borrowed for the call.
+    unsafe {
+        gather_raw(
+            a.as_ptr(),
+            a.shape(),
+            a.strides(),
+            a.len(),
+            reading,
+            conv,
+            params,
+        )
+    }
+}
+
+/// [`gather`] of the array at `ptr` with `shape` and `strides` (`n` elements): the door of
+/// [`StridedSlice`](crate::StridedSlice) too.
+///
+/// # Safety
+///
+/// `ptr`, `shape` and `strides` describe a live, readable array of `n` elements (every index
+/// within `shape` an element).
+pub(crate) unsafe fn gather_raw<A, B, C>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+    n: usize,
+    reading: Reading,
+    conv: &C,
+    params: Option<(usize, usize)>,
+) -> Result<Vec<B>, AllocError>
+where
+    A: Sync,
+    B: Clone + Send + Sync,
+    C: Conversion<A, B> + ?Sized,
+{
+    let axes = read_axes(shape, strides, reading);
     let job = Job {
-        src: a.as_ptr(),
+        src: ptr,
         axes: &axes,
         limits: &[],
         fill: None,
         conv,
         params,
     };
-    // SAFETY: the axes are those of `a`, a live array borrowed for the call, read into a
-    // fresh buffer of its `a.len()` elements contiguous in `reading`: each slot once.
-    unsafe { fresh(&job, a.len()) }
+    // SAFETY: the caller's array, read into a fresh buffer of its `n` elements contiguous in
+    // `reading`: each slot once.
+    unsafe { fresh(&job, n) }
 }
 
 /// [`gather`] into `out` (as long as `a`).
@@ -101,19 +136,52 @@ pub(crate) fn gather_into<A, B, C, D>(
     D: Dimension,
 {
     assert_eq!(out.len(), a.len(), "the caller checks the output length");
-    let axes = read_axes(a.shape(), a.strides(), reading);
+    // SAFETY: `a` is live and borrowed shared for the call, `out` mutably: apart.
+    unsafe {
+        gather_into_raw(
+            a.as_ptr(),
+            a.shape(),
+            a.strides(),
+            reading,
+            conv,
+            params,
+            out,
+        )
+    }
+}
+
+/// [`gather_into`] of the array at `ptr` with `shape` and `strides`.
+///
+/// # Safety
+///
+/// `ptr`, `shape` and `strides` describe a live, readable array of `out.len()` elements that
+/// does not overlap `out`.
+pub(crate) unsafe fn gather_into_raw<A, B, C>(
+    ptr: *const A,
+    shape: &[usize],
+    strides: &[isize],
+    reading: Reading,
+    conv: &C,
+    params: Option<(usize, usize)>,
+    out: &mut [B],
+) where
+    A: Sync,
+    B: Copy + Send + Sync,
+    C: Conversion<A, B> + ?Sized,
+{
+    if out.is_empty() {
+        return;
+    }
+    let axes = read_axes(shape, strides, reading);
     let job = Job {
-        src: a.as_ptr(),
+        src: ptr,
         axes: &axes,
         limits: &[],
         fill: None,
         conv,
         params,
     };
-    if out.is_empty() {
-        return;
-    }
-    // SAFETY: as in `gather`, into the caller's `out`, borrowed mutably (so apart from `a`);
+    // SAFETY: the caller's array, read into `out` (apart from it), contiguous in `reading`;
     // overwriting `Copy` elements drops nothing.
     unsafe { run(&job, out.as_mut_ptr()) };
 }

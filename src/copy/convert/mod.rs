@@ -20,7 +20,7 @@ use super::{simd, Dst};
 use crate::convert::{Conversion, Op};
 use crate::small::Small;
 
-pub(crate) use door::{blocked, gather, gather_into};
+pub(crate) use door::{blocked, gather, gather_into, gather_into_raw, gather_raw};
 pub(crate) use rows::Vector;
 
 /// One axis of the output: its length and the strides (in elements) of the source and of the
