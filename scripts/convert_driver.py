@@ -101,6 +101,20 @@ def python_contestants(case):
         c["torch_permute"] = lambda: x.permute(0, 1, 4, 2, 3).contiguous().view(32, 64, 56, 56)
         c["numpy_transpose"] = lambda: np.ascontiguousarray(
             xn.transpose(0, 1, 4, 2, 3)).reshape(32, 64, 56, 56)
+    elif case.startswith("plain_transpose"):
+        n = 4096 if "4096" in case else 1024
+        xn = floats((n, n))
+        if case.endswith("u8"):
+            xn = np.random.RandomState(0).randint(0, 256, (n, n), dtype=np.uint8)
+        x = torch.from_numpy(xn)
+        c["torch_contiguous"] = lambda: x.t().contiguous()
+        c["numpy_ascontiguousarray"] = lambda: np.ascontiguousarray(xn.T)
+    elif case == "plain_rank8_reversed_f32":
+        xn = floats((8,) * 8)
+        x = torch.from_numpy(xn)
+        rev = tuple(range(7, -1, -1))
+        c["torch_contiguous"] = lambda: x.permute(*rev).contiguous()
+        c["numpy_ascontiguousarray"] = lambda: np.ascontiguousarray(xn.transpose(rev))
     elif case == "quant_i8":
         xn = floats((16, 512, 768))
         x = torch.from_numpy(xn)

@@ -82,7 +82,7 @@ static dnnl_memory_desc_t strided(int nd, const dnnl_dim_t *dims, dnnl_data_type
 }
 
 static job *find(const char *name) {
-    static job jobs[16];
+    static job jobs[32];
     static int n = 0;
     for (int i = 0; i < n; i++)
         if (!strcmp(jobs[i].name, name)) return &jobs[i];
@@ -92,6 +92,10 @@ static job *find(const char *name) {
     /* Back: the output (b, t, h, d) = (16, 512, 12, 64), the input stored as (b, h, t, d). */
     const dnnl_dim_t back[DNNL_MAX_NDIMS] = {16, 512, 12, 64}, back_in[DNNL_MAX_NDIMS] = {12 * 512 * 64, 64, 512 * 64, 1};
     const dnnl_dim_t sq[DNNL_MAX_NDIMS] = {4096, 4096}, sq_t[DNNL_MAX_NDIMS] = {1, 4096};
+    const dnnl_dim_t k1[DNNL_MAX_NDIMS] = {1024, 1024}, k1_t[DNNL_MAX_NDIMS] = {1, 1024};
+    /* (8,)*8 with its axes reversed: output axis k reads the input's axis 7 - k. */
+    const dnnl_dim_t r8[DNNL_MAX_NDIMS] = {8, 8, 8, 8, 8, 8, 8, 8},
+                     r8_t[DNNL_MAX_NDIMS] = {1, 8, 64, 512, 4096, 32768, 262144, 2097152};
     const dnnl_dim_t q[DNNL_MAX_NDIMS] = {16, 768, 512}, q_in[DNNL_MAX_NDIMS] = {512 * 768, 1, 768};
     job j;
     if (!strcmp(name, "nchw16c"))
@@ -108,6 +112,14 @@ static job *find(const char *name) {
         j = make(name, strided(4, back, dnnl_f16, back_in), tag(4, back, dnnl_f32, dnnl_abcd), 0);
     else if (!strcmp(name, "transpose_4096_bf16"))
         j = make(name, strided(2, sq, dnnl_f32, sq_t), tag(2, sq, dnnl_bf16, dnnl_ab), 0);
+    else if (!strcmp(name, "plain_transpose_4096_f32"))
+        j = make(name, strided(2, sq, dnnl_f32, sq_t), tag(2, sq, dnnl_f32, dnnl_ab), 0);
+    else if (!strcmp(name, "plain_transpose_1024_f32"))
+        j = make(name, strided(2, k1, dnnl_f32, k1_t), tag(2, k1, dnnl_f32, dnnl_ab), 0);
+    else if (!strcmp(name, "plain_transpose_4096_u8"))
+        j = make(name, strided(2, sq, dnnl_u8, sq_t), tag(2, sq, dnnl_u8, dnnl_ab), 0);
+    else if (!strcmp(name, "plain_rank8_reversed_f32"))
+        j = make(name, strided(8, r8, dnnl_f32, r8_t), tag(8, r8, dnnl_f32, dnnl_abcdefgh), 0);
     else if (!strcmp(name, "quant_i8"))
         j = make(name, strided(3, q, dnnl_f32, q_in), tag(3, q, dnnl_s8, dnnl_abc), 0.02f);
     else

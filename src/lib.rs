@@ -1,7 +1,8 @@
 //! MXNet (1.x `Reshape` and 2.x `npx.reshape`), Paddle, NumPy and ONNX reshape semantics, and
 //! einops (`rearrange`, `repeat`, `reduce`, `pack`, `unpack`, `parse_shape`), for [`ndarray`]
 //! arrays, with zero-copy views whenever the strides permit (exactly when NumPy would give one)
-//! and parallel copies otherwise.
+//! and parallel copies otherwise, which can convert the element type as they write
+//! ([`convert`]).
 //!
 //! # Quick start
 //!
@@ -52,6 +53,10 @@
 //! | `einops.reduce(x, p, "max", **l)` | `x.reduce(p, Reduction::Max, &l)` ([`Reduce`]) |
 //! | `einops.pack(xs, p)`, `einops.unpack(x, ps, p)` | [`pack`]`(&xs, p)`, `x.unpack(p, &ps)` ([`Pack`]) |
 //! | `einops.parse_shape(x, p)` | [`parse_shape`]`(x.shape(), p)` |
+//! | `a.transpose(..).astype(t)`, `x.permute(..).contiguous().to(dtype)` | `x.convert_with(spec, &`[`convert::Cast`]`)` |
+//! | torchvision `normalize(to_tensor(img), mean, std)`, OpenCV `blobFromImages` | `x.convert_with(Rearrange::new("n h w c -> n c h w")?, &`[`convert::Affine::normalize`]`(..)?)` |
+//! | ONNX `QuantizeLinear` / `DequantizeLinear` after a `Transpose` | [`convert::Quantize`], [`convert::Dequantize`] |
+//! | oneDNN's reorder to `nChw16c` and back | [`convert::Blocked`] |
 //!
 //! # Special values
 //!

@@ -16,7 +16,7 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use half::{bf16, f16};
-use ndarray::{Array, Array3, Array4, Array5};
+use ndarray::{Array, Array3, Array4, Array5, ArrayD, Dimension, IxDyn};
 use ndarray_reshape::convert::{Affine, Blocked, Cast, Quantize};
 use ndarray_reshape::{Np, Order, Rearrange, ReshapeExt};
 
@@ -33,6 +33,8 @@ enum Input {
     F32x2(ndarray::Array2<f32>),
     F32x3(Array3<f32>),
     F32x5(Array5<f32>),
+    U8x2(ndarray::Array2<u8>),
+    F32xD(ndarray::ArrayD<f32>),
 }
 
 /// Deterministic values in [-4, 4).
@@ -70,6 +72,16 @@ fn make(case: &str) -> Input {
             (32, 4, 56, 56, 16),
             |(a, b, c, d, e)| value((((a * 4 + b) * 56 + c) * 56 + d) * 16 + e),
         )),
+        "plain_transpose_4096_f32" | "plain_transpose_1024_f32" => {
+            let n = if case.contains("4096") { 4096 } else { 1024 };
+            Input::F32x2(Array::from_shape_fn((n, n), |(i, j)| value(i * n + j)))
+        }
+        "plain_transpose_4096_u8" => Input::U8x2(Array::from_shape_fn((4096, 4096), |(i, j)| {
+            (i * 7 + j) as u8
+        })),
+        "plain_rank8_reversed_f32" => Input::F32xD(ArrayD::from_shape_fn(IxDyn(&[8; 8]), |i| {
+            value(i.as_array_view().iter().fold(0, |a, &v| a * 8 + v))
+        })),
         "quant_i8" => Input::F32x3(Array::from_shape_fn((16, 512, 768), |(a, b, c)| {
             value((a * 512 + b) * 768 + c)
         })),
@@ -95,6 +107,9 @@ fn about(case: &str) -> (usize, usize, &'static [&'static str]) {
         "transpose_4096_bf16" => (4096 * 4096 * 4, 4096 * 4096 * 2, ALL),
         "nchw16c" | "nchw16c_back" => (32 * 64 * 56 * 56 * 4, 32 * 64 * 56 * 56 * 4, NO_INTO),
         "quant_i8" => (16 * 512 * 768 * 4, 16 * 512 * 768, ALL),
+        "plain_transpose_4096_f32" | "plain_rank8_reversed_f32" => (1 << 26, 1 << 26, ALL),
+        "plain_transpose_1024_f32" => (1 << 22, 1 << 22, ALL),
+        "plain_transpose_4096_u8" => (1 << 24, 1 << 24, ALL),
         _ => panic!("unknown case {case}"),
     }
 }
@@ -109,6 +124,10 @@ const CASES: &[&str] = &[
     "nchw16c",
     "nchw16c_back",
     "quant_i8",
+    "plain_transpose_1024_f32",
+    "plain_transpose_4096_f32",
+    "plain_transpose_4096_u8",
+    "plain_rank8_reversed_f32",
 ];
 
 /// Buffers reused by the `_into` contestants and memcpy, per case.
@@ -266,6 +285,30 @@ fn call(case: &str, contestant: &str, input: &Input, buf: &mut Buffers, threads:
                     f32::from(x[[b, h, t, d]])
                 })
                 .len(),
+            }
+        }
+        (_, Input::F32x2(x)) if case.starts_with("plain") => {
+            let n = x.nrows();
+            match contestant {
+                "ours" => x.t().to_layout(Order::C).unwrap().len(),
+                "ours_into" => x.t().to_layout_into(Order::C, &mut buf.f32s).unwrap().len(),
+                "ndarray_mapv" => x.t().as_standard_layout().into_owned().len(),
+                _ => Array::from_shape_fn((n, n), |(i, j)| x[[j, i]]).len(),
+            }
+        }
+        (_, Input::U8x2(x)) => match contestant {
+            "ours" => x.t().to_layout(Order::C).unwrap().len(),
+            "ours_into" => x.t().to_layout_into(Order::C, &mut buf.dst).unwrap().len(),
+            "ndarray_mapv" => x.t().as_standard_layout().into_owned().len(),
+            _ => Array::from_shape_fn((4096, 4096), |(i, j)| x[[j, i]]).len(),
+        },
+        (_, Input::F32xD(x)) => {
+            let p = x.view().permuted_axes(IxDyn(&[7, 6, 5, 4, 3, 2, 1, 0]));
+            match contestant {
+                "ours" => p.to_layout(Order::C).unwrap().len(),
+                "ours_into" => p.to_layout_into(Order::C, &mut buf.f32s).unwrap().len(),
+                "ndarray_mapv" => p.as_standard_layout().into_owned().len(),
+                _ => ArrayD::from_shape_fn(IxDyn(&[8; 8]), |i| p[i]).len(),
             }
         }
         (_, Input::F32x2(x)) => match contestant {

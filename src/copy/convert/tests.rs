@@ -108,6 +108,7 @@ fn twins<A: Copy, B: Default + Clone + Copy, C: Conversion<A, B>>(
 }
 
 #[test]
+#[cfg_attr(miri, ignore)] // no vector kernels under Miri: the twins are the scalar code itself
 fn vector_kernels_match_their_scalar_twins() {
     let f = edge_floats(4096);
     twins(&Affine::new(0.3, -1.7), &f, None, |v: f32| {
@@ -155,6 +156,7 @@ fn vector_kernels_match_their_scalar_twins() {
 
 #[cfg(feature = "half")]
 #[test]
+#[cfg_attr(miri, ignore)]
 fn half_kernels_match_their_twins_and_the_software_rounding() {
     use half::{bf16, f16};
     let f = edge_floats(1 << 15);
