@@ -23,7 +23,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
 
 /// An array of arbitrary values of `T` (from the input's bytes) and a view of it: lengths,
 /// a permutation, steps and flips, and sometimes a broadcast axis.
-fn array<T: Clone>(u: &mut Unstructured<'_>, of: impl Fn(u32) -> T) -> Result<(ArrayD<T>, Vec<usize>)> {
+fn array<T: Clone>(
+    u: &mut Unstructured<'_>,
+    of: impl Fn(u32) -> T,
+) -> Result<(ArrayD<T>, Vec<usize>)> {
     let rank = u.int_in_range(0usize..=8)?;
     let mut shape = Vec::with_capacity(rank);
     let mut n = 1usize;
@@ -46,7 +49,11 @@ fn array<T: Clone>(u: &mut Unstructured<'_>, of: impl Fn(u32) -> T) -> Result<(A
     Ok((a, perm))
 }
 
-fn shaped<'a, T>(u: &mut Unstructured<'_>, a: &'a ArrayD<T>, perm: &[usize]) -> Result<ArrayViewD<'a, T>> {
+fn shaped<'a, T>(
+    u: &mut Unstructured<'_>,
+    a: &'a ArrayD<T>,
+    perm: &[usize],
+) -> Result<ArrayViewD<'a, T>> {
     let mut v = a.view().permuted_axes(IxDyn(perm));
     for k in 0..v.ndim() {
         match u.int_in_range(0u8..=4)? {
@@ -68,14 +75,25 @@ fn reference<A, B, C: Conversion<A, B>>(v: &ArrayViewD<'_, A>, f: bool, conv: &C
     for (i, a) in read.indexed_iter() {
         // An axis the view does not have: the copies refuse it, the value is not compared.
         let i = i.slice();
-        let k = axis.map(|k| if f { v.ndim().wrapping_sub(1).wrapping_sub(k) } else { k });
+        let k = axis.map(|k| {
+            if f {
+                v.ndim().wrapping_sub(1).wrapping_sub(k)
+            } else {
+                k
+            }
+        });
         let at = k.and_then(|k| i.get(k).copied()).unwrap_or(0);
         out.push(conv.convert(a, at));
     }
     out
 }
 
-fn check<A, B, C>(u: &mut Unstructured<'_>, v: &ArrayViewD<'_, A>, conv: &C, bits: impl Fn(&B) -> u64) -> Result<()>
+fn check<A, B, C>(
+    u: &mut Unstructured<'_>,
+    v: &ArrayViewD<'_, A>,
+    conv: &C,
+    bits: impl Fn(&B) -> u64,
+) -> Result<()>
 where
     A: Clone + Send + Sync,
     B: Copy + Send + Sync + Default,
@@ -83,7 +101,9 @@ where
 {
     let f = u.arbitrary::<bool>()?;
     let order = if f { Order::F } else { Order::C };
-    let fits = conv.axis().map_or(true, |(a, n)| v.shape().get(a) == Some(&n));
+    let fits = conv
+        .axis()
+        .map_or(true, |(a, n)| v.shape().get(a) == Some(&n));
     let want = reference(v, f, conv);
     let want_bits: Vec<u64> = want.iter().map(&bits).collect();
     // Flattened: one output axis, whose index is the position in the reading order.
@@ -131,7 +151,9 @@ where
         assert_eq!(v.len(), 0);
         return;
     };
-    let fits = conv.axis().map_or(true, |(k, n)| v.shape().get(k) == Some(&n));
+    let fits = conv
+        .axis()
+        .map_or(true, |(k, n)| v.shape().get(k) == Some(&n));
     match s.convert_to_vec(Order::C, conv) {
         Ok(got) => {
             assert!(fits);
@@ -175,7 +197,9 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
             let (a, perm) = array(u, |b| f32::from_bits(b) * 1e-30)?;
             let v = shaped(u, &a, &perm)?;
             let (axis, n) = params(u, v.shape())?;
-            let scale: Vec<f32> = (0..n).map(|_| u.arbitrary::<f32>().unwrap_or(1.0)).collect();
+            let scale: Vec<f32> = (0..n)
+                .map(|_| u.arbitrary::<f32>().unwrap_or(1.0))
+                .collect();
             let zero: Vec<i8> = (0..n).map(|_| u.arbitrary::<i8>().unwrap_or(0)).collect();
             match Quantize::per_axis(axis, scale.clone(), zero) {
                 Ok(q) => check(u, &v, &q, |b: &i8| *b as u64)?,
@@ -191,8 +215,12 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
             let (a, perm) = array(u, |b| b as u8)?;
             let v = shaped(u, &a, &perm)?;
             let (axis, n) = params(u, v.shape())?;
-            let scale: Vec<f32> = (0..n).map(|_| u.arbitrary::<f32>().unwrap_or(1.0)).collect();
-            let shift: Vec<f32> = (0..n).map(|_| u.arbitrary::<f32>().unwrap_or(0.0)).collect();
+            let scale: Vec<f32> = (0..n)
+                .map(|_| u.arbitrary::<f32>().unwrap_or(1.0))
+                .collect();
+            let shift: Vec<f32> = (0..n)
+                .map(|_| u.arbitrary::<f32>().unwrap_or(0.0))
+                .collect();
             let affine = Affine::per_axis(axis, scale.clone(), shift).unwrap();
             check(u, &v, &affine, |b: &f32| b.to_bits().into())?;
             check_slice(&a, &v, &affine, |b: &f32| b.to_bits().into());
@@ -201,7 +229,9 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
                     check(u, &v, &d, |b: &f32| b.to_bits().into())?;
                 }
             }
-            check(u, &v, &Map(|x: &u8| u32::from(*x) * 3 + 1), |b: &u32| u64::from(*b))?;
+            check(u, &v, &Map(|x: &u8| u32::from(*x) * 3 + 1), |b: &u32| {
+                u64::from(*b)
+            })?;
         }
         7 => {
             let (a, perm) = array(u, |b| b as i8)?;

@@ -25,11 +25,17 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
     let mut factors: Vec<Vec<usize>> = Vec::new();
     for _ in 0..rank {
         let parts = u.int_in_range(1usize..=2)?;
-        factors.push((0..parts).map(|_| u.int_in_range(1usize..=3)).collect::<Result<_>>()?);
+        factors.push(
+            (0..parts)
+                .map(|_| u.int_in_range(1usize..=3))
+                .collect::<Result<_>>()?,
+        );
     }
     let shape: Vec<usize> = factors.iter().map(|f| f.iter().product()).collect();
     let n: usize = factors.iter().map(Vec::len).sum();
-    let mut kept: Vec<usize> = (0..n).filter(|_| u.ratio(1u8, 2).unwrap_or(false)).collect();
+    let mut kept: Vec<usize> = (0..n)
+        .filter(|_| u.ratio(1u8, 2).unwrap_or(false))
+        .collect();
     for i in (1..kept.len()).rev() {
         kept.swap(i, u.int_in_range(0..=i)?);
     }
@@ -37,7 +43,13 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
     let left: Vec<String> = factors
         .iter()
         .map(|f| {
-            let names: Vec<String> = f.iter().map(|_| { k += 1; name(k - 1) }).collect();
+            let names: Vec<String> = f
+                .iter()
+                .map(|_| {
+                    k += 1;
+                    name(k - 1)
+                })
+                .collect();
             match names.len() {
                 1 => names[0].clone(),
                 _ => format!("({})", names.join(" ")),
@@ -57,7 +69,9 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
     let steps: Vec<isize> = (0..rank)
         .map(|_| u.choose(&[1isize, 1, -1, 2]).copied())
         .collect::<Result<_>>()?;
-    let big_shape: Vec<usize> = (0..rank).map(|j| shape[perm[j]] * steps[j].unsigned_abs()).collect();
+    let big_shape: Vec<usize> = (0..rank)
+        .map(|j| shape[perm[j]] * steps[j].unsigned_abs())
+        .collect();
     let mut big = ArrayD::from_elem(IxDyn(&big_shape), -1i64);
     let mut v = big.view_mut();
     for (j, &s) in steps.iter().enumerate() {
@@ -75,8 +89,17 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
     x.assign(&values);
     let x = x.view();
     let split: Vec<usize> = factors.iter().flatten().copied().collect();
-    let flat = values.as_standard_layout().into_owned().into_shape_with_order(IxDyn(&split)).unwrap();
-    for r in [Reduction::Sum, Reduction::Prod, Reduction::Max, Reduction::Min] {
+    let flat = values
+        .as_standard_layout()
+        .into_owned()
+        .into_shape_with_order(IxDyn(&split))
+        .unwrap();
+    for r in [
+        Reduction::Sum,
+        Reduction::Prod,
+        Reduction::Max,
+        Reduction::Min,
+    ] {
         let mut spec = Reduce::new(&pattern, r).expect("a built pattern parses");
         let mut k = 0;
         for f in &factors {
@@ -105,7 +128,11 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
         let got_values: Vec<i64> = got.iter().copied().collect();
         let want_values: Vec<i64> = want.iter().copied().collect();
         assert_eq!(got_values, want_values, "{pattern} {r}");
-        assert_eq!(spec.infer_shape(x.shape()).unwrap(), got.shape(), "{pattern}");
+        assert_eq!(
+            spec.infer_shape(x.shape()).unwrap(),
+            got.shape(),
+            "{pattern}"
+        );
     }
     Ok(())
 }
@@ -113,12 +140,16 @@ fn reduce_case(u: &mut Unstructured<'_>) -> Result<()> {
 fn pack_case(u: &mut Unstructured<'_>) -> Result<()> {
     let before = u.int_in_range(0usize..=2)?;
     let after = u.int_in_range(0usize..=2)?;
-    let fixed: Vec<usize> = (0..before + after).map(|_| u.int_in_range(0usize..=3)).collect::<Result<_>>()?;
+    let fixed: Vec<usize> = (0..before + after)
+        .map(|_| u.int_in_range(0usize..=3))
+        .collect::<Result<_>>()?;
     let count = u.int_in_range(1usize..=4)?;
     let mut arrays = Vec::new();
     let mut starts = Vec::new();
     for i in 0..count {
-        let stars: Vec<usize> = (0..u.int_in_range(0usize..=2)?).map(|_| u.int_in_range(0usize..=3)).collect::<Result<_>>()?;
+        let stars: Vec<usize> = (0..u.int_in_range(0usize..=2)?)
+            .map(|_| u.int_in_range(0usize..=3))
+            .collect::<Result<_>>()?;
         starts.push(stars.clone());
         let mut shape = fixed[..before].to_vec();
         shape.extend(&stars);
@@ -149,13 +180,18 @@ fn pack_case(u: &mut Unstructured<'_>) -> Result<()> {
             let mut shape = fixed[..before].to_vec();
             shape.push(s.iter().product());
             shape.extend(&fixed[before..]);
-            v.as_standard_layout().into_owned().into_shape_with_order(IxDyn(&shape)).unwrap()
+            v.as_standard_layout()
+                .into_owned()
+                .into_shape_with_order(IxDyn(&shape))
+                .unwrap()
         })
         .collect();
     let flat_views: Vec<ArrayViewD<'_, i64>> = flat.iter().map(|a| a.view()).collect();
     let want = ndarray::concatenate(Axis(before), &flat_views).unwrap();
     assert_eq!(p, want, "{pattern}");
-    let parts = p.unpack(&pattern, &ps).expect("its own packed shapes unpack");
+    let parts = p
+        .unpack(&pattern, &ps)
+        .expect("its own packed shapes unpack");
     for (part, v) in parts.iter().zip(&views) {
         assert_eq!(part, v, "{pattern}");
     }
@@ -167,7 +203,9 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
         0 => {
             // Raw bytes as patterns: an error or a result, never a panic.
             let text: String = u.arbitrary()?;
-            let x = Array::from_iter(0..24i64).into_shape_with_order(IxDyn(&[2, 3, 4])).unwrap();
+            let x = Array::from_iter(0..24i64)
+                .into_shape_with_order(IxDyn(&[2, 3, 4]))
+                .unwrap();
             let r = *u.choose(&Reduction::ALL)?;
             let _ = x.reduce(&text, r, &[("a", 2)]);
             let _ = x.mapv(|v| v as f64).reduce(&text, r, &[]);

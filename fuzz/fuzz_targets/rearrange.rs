@@ -36,12 +36,16 @@ fn case(u: &mut Unstructured<'_>) -> Result<Case> {
     let mut factors = Vec::new();
     for _ in 0..rank {
         let parts = u.int_in_range(1usize..=3)?;
-        let f: Vec<usize> = (0..parts).map(|_| u.int_in_range(1usize..=3)).collect::<Result<_>>()?;
+        let f: Vec<usize> = (0..parts)
+            .map(|_| u.int_in_range(1usize..=3))
+            .collect::<Result<_>>()?;
         shape.push(f.iter().product());
         factors.push(f);
     }
     let n: usize = factors.iter().map(Vec::len).sum();
-    let new: Vec<usize> = (0..u.int_in_range(0usize..=2)?).map(|_| u.int_in_range(0usize..=3)).collect::<Result<_>>()?;
+    let new: Vec<usize> = (0..u.int_in_range(0usize..=2)?)
+        .map(|_| u.int_in_range(0usize..=3))
+        .collect::<Result<_>>()?;
     let mut order: Vec<usize> = (0..n + new.len()).collect();
     for i in (1..order.len()).rev() {
         order.swap(i, u.int_in_range(0..=i)?);
@@ -53,7 +57,13 @@ fn case(u: &mut Unstructured<'_>) -> Result<Case> {
         groups.push(g);
         left -= g;
     }
-    Ok(Case { shape, factors, order, groups, new })
+    Ok(Case {
+        shape,
+        factors,
+        order,
+        groups,
+        new,
+    })
 }
 
 impl Case {
@@ -61,7 +71,13 @@ impl Case {
         let mut k = 0;
         let mut left = Vec::new();
         for f in &self.factors {
-            let names: Vec<String> = f.iter().map(|_| { k += 1; name(k - 1) }).collect();
+            let names: Vec<String> = f
+                .iter()
+                .map(|_| {
+                    k += 1;
+                    name(k - 1)
+                })
+                .collect();
             left.push(match names.len() {
                 1 => names[0].clone(),
                 _ => format!("({})", names.join(" ")),
@@ -108,9 +124,16 @@ impl Case {
     fn reference(&self, x: &ArrayViewD<'_, i64>) -> ArrayD<i64> {
         let split: Vec<usize> = self.factors.iter().flatten().copied().collect();
         let n = split.len();
-        let a = x.as_standard_layout().into_owned().into_shape_with_order(IxDyn(&split)).unwrap();
+        let a = x
+            .as_standard_layout()
+            .into_owned()
+            .into_shape_with_order(IxDyn(&split))
+            .unwrap();
         let kept: Vec<usize> = self.order.iter().copied().filter(|&i| i < n).collect();
-        let mut b = a.permuted_axes(IxDyn(&kept)).as_standard_layout().into_owned();
+        let mut b = a
+            .permuted_axes(IxDyn(&kept))
+            .as_standard_layout()
+            .into_owned();
         let mut full: Vec<usize> = Vec::new();
         for (pos, &i) in self.order.iter().enumerate() {
             if i >= n {
@@ -133,7 +156,9 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
     if u.ratio(1u8, 8)? {
         // Raw bytes as a pattern: an error or a result, never a panic.
         let text: String = u.arbitrary()?;
-        let x = Array::from_iter(0..24i64).into_shape_with_order(IxDyn(&[2, 3, 4])).unwrap();
+        let x = Array::from_iter(0..24i64)
+            .into_shape_with_order(IxDyn(&[2, 3, 4]))
+            .unwrap();
         let _ = x.rearrange(&text, &[("a", 2)]);
         let _ = x.repeat(&text, &[("b", 3)]);
         return Ok(());
@@ -146,8 +171,13 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
     for i in (1..rank).rev() {
         perm.swap(i, u.int_in_range(0..=i)?);
     }
-    let steps: Vec<isize> = (0..rank).map(|_| u.choose(&[1isize, 1, -1, 2])).map(|s| s.copied()).collect::<Result<_>>()?;
-    let big_shape: Vec<usize> = (0..rank).map(|j| c.shape[perm[j]] * steps[j].unsigned_abs()).collect();
+    let steps: Vec<isize> = (0..rank)
+        .map(|_| u.choose(&[1isize, 1, -1, 2]))
+        .map(|s| s.copied())
+        .collect::<Result<_>>()?;
+    let big_shape: Vec<usize> = (0..rank)
+        .map(|j| c.shape[perm[j]] * steps[j].unsigned_abs())
+        .collect();
     let mut big = ArrayD::from_elem(IxDyn(&big_shape), -1i64);
     let mut v = big.view_mut();
     for (j, &s) in steps.iter().enumerate() {
@@ -158,7 +188,9 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
         inv[p] = j;
     }
     let mut x = v.permuted_axes(IxDyn(&inv));
-    let values = Array::from_iter(0..len as i64).into_shape_with_order(IxDyn(&c.shape)).unwrap();
+    let values = Array::from_iter(0..len as i64)
+        .into_shape_with_order(IxDyn(&c.shape))
+        .unwrap();
     x.assign(&values);
     let x = x.view();
     let spec = c.spec();

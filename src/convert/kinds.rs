@@ -315,7 +315,15 @@ fn pick(p: &[f32], k: usize, default: f32) -> f32 {
     p.get(k).copied().unwrap_or(default)
 }
 
-/// The integer types of [`Quantize`] and [`Dequantize`].
+/// The integer types of [`Quantize`] and [`Dequantize`]: `i8`, `u8`, `i16`, `u16`.
+///
+/// ```
+/// use ndarray_reshape::convert::Quantized;
+/// fn bounds<T: Quantized>() -> (f32, f32) {
+///     (T::LOW, T::HIGH)
+/// }
+/// assert_eq!(bounds::<i8>(), (-128.0, 127.0));
+/// ```
 pub trait Quantized: Copy + Sync + Send + std::fmt::Debug + PartialEq + 'static {
     /// The smallest value, as `f32`.
     #[doc(hidden)]
@@ -382,6 +390,17 @@ fn quant_params<T: Quantized>(
 /// ONNX `QuantizeLinear` from `f32`: `saturate(round_half_even(a / scale) + zero_point)` into
 /// `T` (`i8`, `u8`, `i16`, `u16`), per tensor or per index along an output axis; NaN gives
 /// `T`'s minimum.
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Quantize;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let x = array![[0.5f32, -0.25], [1.0, 100.0]];
+/// // One scale and zero point per output column.
+/// let q = Quantize::<u8>::per_axis(1, vec![0.25, 0.5], vec![10, 128])?;
+/// assert_eq!(x.convert_layout(Order::C, &q)?, array![[12u8, 128], [14, 255]]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quantize<T> {
     axis: Option<usize>,
@@ -470,6 +489,16 @@ impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
 
 /// ONNX `DequantizeLinear` to `f32`: `(a - zero_point) as f32 * scale` (the difference exact,
 /// one rounding), per tensor or per index along an output axis.
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::Dequantize;
+/// use ndarray_reshape::{Order, ReshapeExt};
+/// let q = array![[12u8, 128], [14, 255]];
+/// let x = q.t().convert_layout(Order::C, &Dequantize::new(0.25, 10)?)?;
+/// assert_eq!(x, array![[0.5f32, 1.0], [29.5, 61.25]]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dequantize<T> {
     axis: Option<usize>,

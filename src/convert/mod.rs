@@ -44,6 +44,20 @@ use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// A conversion of elements of `A` into elements of `B` that a copy applies as it writes
 /// (sealed: the types of this module implement it; [`Map`] takes any closure).
+///
+/// ```
+/// use ndarray::array;
+/// use ndarray_reshape::convert::{Conversion, Saturate};
+/// use ndarray_reshape::{Order, ReshapeExt};
+///
+/// // Any conversion goes to any converting copy, or converts one value.
+/// fn to_bytes<C: Conversion<f32, u8>>(conv: &C) -> Vec<u8> {
+///     let x = array![[0.4f32, 300.0], [-5.0, 254.5]];
+///     x.t().convert_layout(Order::C, conv).unwrap().iter().copied().collect()
+/// }
+/// assert_eq!(to_bytes(&Saturate), [0, 0, 255, 254]);
+/// assert_eq!(Conversion::<f32, u8>::convert(&Saturate, &2.5, 0), 2);
+/// ```
 pub trait Conversion<A, B>: Sync + sealed::Sealed {
     /// `a`, at index `at` along the conversion's [`axis`](Self::axis) (0 without one),
     /// converted: the definition the copies match bit for bit. An index past the parameters

@@ -121,8 +121,12 @@ fn random_layouts_convert_exactly() {
         .map(|i: u32| (i as f32 * 0.37).sin() * 300.0)
         .collect();
     let doubles: Vec<f64> = floats.iter().map(|&v| f64::from(v) * 1.5).collect();
+    // 16-byte elements (a complex f64 as a pair), through a closure.
+    let pairs: Vec<[u64; 2]> = (0..1u64 << 14)
+        .map(|i| [i, i.wrapping_mul(0x9e37_79b9)])
+        .collect();
     // Under Miri (the scalar twins, the unsafe engine) a sample of the rounds.
-    let rounds = if cfg!(miri) { 3 } else { 300 };
+    let rounds = if cfg!(miri) { 2 } else { 300 };
     for round in 0..rounds {
         let rank = 1 + round % 8;
         let order = if round % 3 == 0 { Order::F } else { Order::C };
@@ -194,6 +198,14 @@ fn random_layouts_convert_exactly() {
             &Map(|v: &u8| u16::from(*v) << 3),
             |v: &u16| u64::from(*v),
             "a closure",
+        );
+        let p = random_view(&pairs, &mut r, rank);
+        check(
+            &p,
+            &spec,
+            &Map(|v: &[u64; 2]| v[0] ^ v[1]),
+            |v: &u64| *v,
+            "16-byte elements",
         );
         let d = random_view(&doubles, &mut r, rank);
         check(&d, &spec, &Cast, |b: &f32| b.to_bits().into(), "f64 as f32");
@@ -497,4 +509,21 @@ fn empty_arrays_convert_to_empty_arrays() {
         .pack(&x.view().permuted_axes([1, 0, 2]), &Cast, 0.0f32)
         .unwrap();
     assert_eq!(packed.shape(), &[0, 1, 4, 4]);
+}
+
+/// Elements that are not plain data (a `String`) take the tiles without the scratch buffer,
+/// cloned nowhere: read in place and converted.
+#[test]
+fn clone_only_elements_convert_in_place() {
+    let x = Array::from_shape_fn((40, 70), |(i, j)| format!("{i}-{j}"));
+    let t = x.t();
+    let lens = t
+        .convert_layout(Order::C, &Map(|s: &String| s.len()))
+        .unwrap();
+    assert_eq!(lens, t.mapv(|s| s.len()));
+    let owned = t
+        .convert_layout(Order::F, &Map(|s: &String| s.clone() + "!"))
+        .unwrap();
+    assert_eq!(owned, t.mapv(|s| s + "!"));
+    assert!(owned.t().is_standard_layout());
 }

@@ -33,6 +33,34 @@ impl Vector {
     }
 }
 
+/// Runs that follow one another at fixed steps: `count` of them, each `src` source elements
+/// and `dst` output slots after the one before; `stream` when the output is past the caches
+/// (the vector kernels then write with streaming stores).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rows {
+    pub(crate) count: usize,
+    pub(crate) src: isize,
+    pub(crate) dst: usize,
+    pub(crate) stream: bool,
+}
+
+impl Rows {
+    /// One run.
+    pub(crate) const ONE: Rows = Rows {
+        count: 1,
+        src: 0,
+        dst: 0,
+        stream: false,
+    };
+
+    /// The source offset of run `r`.
+    #[inline(always)]
+    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
+    pub(crate) fn src_step(self, r: usize) -> isize {
+        (r as isize).wrapping_mul(self.src)
+    }
+}
+
 /// The runs of one conversion copy.
 pub(super) struct Runs<'a, A, B, C: ?Sized> {
     pub(super) conv: &'a C,
@@ -40,6 +68,8 @@ pub(super) struct Runs<'a, A, B, C: ?Sized> {
     /// The output positions one index along the conversion's axis covers, and its length.
     pub(super) params: Option<(usize, usize)>,
     pub(super) vector: Vector,
+    /// Whether the vector kernels write with streaming stores (see [`Rows`]).
+    pub(super) stream: bool,
     pub(super) types: PhantomData<fn(&A) -> B>,
 }
 
@@ -85,6 +115,61 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
         }
     }
 
+    /// [`run`](Self::run) of `rows.count` runs, each `rows.src` source elements and `rows.dst`
+    /// output slots after the one before, the first at output position `pos`: for the vector
+    /// kernels one call for all of them (short runs cost their call otherwise; BENCHMARKS.md,
+    /// "Conversions").
+    ///
+    /// # Safety
+    ///
+    /// As [`run`](Self::run), for every run.
+    #[inline]
+    pub(super) unsafe fn run_rows(
+        &self,
+        src: *const A,
+        s: isize,
+        dst: *mut B,
+        n: usize,
+        rows: Rows,
+        pos: usize,
+    ) {
+        let batched = s == 1 && self.params.is_none() && self.vector != Vector::Scalar;
+        if !batched || rows.count == 1 {
+            for r in 0..rows.count {
+                // SAFETY: the caller's contract, run by run.
+                unsafe {
+                    let d = r * rows.dst;
+                    self.run(
+                        src.wrapping_offset(rows.src_step(r)),
+                        s,
+                        dst.add(d),
+                        n,
+                        pos + d,
+                    );
+                }
+            }
+            return;
+        }
+        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+        let done = 0;
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        let done = {
+            // SAFETY: the caller's contract; the kernel was chosen for this machine and the
+            // conversion's op, whose element types are `A` and `B`.
+            unsafe { super::x86::run(self.vector, self.step, 0, src.cast(), dst.cast(), n, rows) }
+        };
+        for r in 0..rows.count {
+            // SAFETY: the tail of each run (the caller's contract).
+            unsafe {
+                let (src, dst) = (src.wrapping_offset(rows.src_step(r)), dst.add(r * rows.dst));
+                for t in done..n {
+                    dst.add(t)
+                        .write(self.conv.convert(&*src.wrapping_offset(t as isize), 0));
+                }
+            }
+        }
+    }
+
     /// [`run`](Self::run) of elements that share the index `at`.
     ///
     /// # Safety
@@ -95,15 +180,28 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
         if s == 1 && self.step.op == Op::Same {
             // SAFETY: the caller's contract; `Op::Same` is a `Cast` of a primitive type to
             // itself (`A` is `B`, `Copy`), whose value is its bits.
-            return unsafe { std::ptr::copy_nonoverlapping(src.cast::<B>(), dst, n) };
+            unsafe {
+                let bytes = n * std::mem::size_of::<B>();
+                match self.stream {
+                    true => crate::copy::simd::stream(src.cast(), dst.cast(), bytes),
+                    false => std::ptr::copy_nonoverlapping(src.cast::<B>(), dst, n),
+                }
+            }
+            return;
         }
         let mut done = 0;
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         if s == 1 && self.vector != Vector::Scalar {
             // SAFETY: the caller's contract; the kernel was chosen for this machine and the
             // conversion's op, whose element types are `A` and `B`.
-            done =
-                unsafe { super::x86::run(self.vector, self.step, at, src.cast(), dst.cast(), n) };
+            done = unsafe {
+                let (s, d) = (src.cast(), dst.cast());
+                let one = Rows {
+                    stream: self.stream,
+                    ..Rows::ONE
+                };
+                super::x86::run(self.vector, self.step, at, s, d, n, one)
+            };
         }
         for t in done..n {
             // SAFETY: the caller's contract.

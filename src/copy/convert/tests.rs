@@ -75,6 +75,7 @@ fn runs<A, B: Default + Clone, C: Conversion<A, B>>(
         step: conv.step(),
         params,
         vector,
+        stream: false,
         types: PhantomData,
     };
     // SAFETY: `src` and `out` are as long as the run.
@@ -82,8 +83,38 @@ fn runs<A, B: Default + Clone, C: Conversion<A, B>>(
     out
 }
 
+/// `rows` runs of `n` elements of `src` (the runs `step` elements apart), through the kernel
+/// `vector` in one batched call, with streaming stores.
+fn batched<A, B: Default + Clone, C: Conversion<A, B>>(
+    conv: &C,
+    vector: Vector,
+    src: &[A],
+    (rows, n, step): (usize, usize, usize),
+) -> Vec<B> {
+    let mut out = vec![B::default(); rows * n];
+    let r = Runs {
+        conv,
+        step: conv.step(),
+        params: None,
+        vector,
+        stream: true,
+        types: PhantomData,
+    };
+    let rows = super::Rows {
+        count: rows,
+        src: step as isize,
+        dst: n,
+        stream: true,
+    };
+    // SAFETY: the runs lie in `src` (the caller's sizes) and the output holds them all.
+    unsafe { r.run_rows(src.as_ptr(), 1, out.as_mut_ptr(), n, rows, 0) };
+    crate::copy::simd::fence();
+    out
+}
+
 /// Every vector kernel against its scalar twin, bit for bit, on every run length up to 70
-/// and every offset into the source (unaligned loads).
+/// and every offset into the source (unaligned loads), one run at a time and in batches of
+/// runs with streaming stores.
 fn twins<A: Copy, B: Default + Clone + Copy, C: Conversion<A, B>>(
     conv: &C,
     src: &[A],
@@ -152,6 +183,8 @@ fn vector_kernels_match_their_scalar_twins() {
     );
     twins(&Map(|v: &u8| u32::from(*v) * 3), &bytes, None, u64::from);
     twins(&Cast, &bytes, None, |v: f32| v.to_bits().into());
+    // A type to itself: bits copied, streamed in the batches.
+    twins(&Cast, &f, None, |v: f32| v.to_bits().into());
 }
 
 #[cfg(feature = "half")]

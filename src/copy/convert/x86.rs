@@ -5,7 +5,7 @@
 
 use std::arch::x86_64::*;
 
-use super::Vector;
+use super::{Rows, Vector};
 use crate::convert::{Op, Step};
 
 /// The kernels this machine runs for `op`.
@@ -26,13 +26,15 @@ pub(super) fn level(op: Op) -> Vector {
     }
 }
 
-/// Convert the leading whole vectors of the `n` elements at `src` into `dst` by `step` (its
-/// parameters at index `at`); returns how many elements were converted.
+/// Convert the leading whole vectors of each of `rows.count` runs of `n` elements (the first
+/// at `src` and `dst`, the next ones `rows.src` and `rows.dst` elements further) by `step`
+/// (its parameters at index `at`); returns how many elements of each run were converted.
 ///
 /// # Safety
 ///
-/// `src[..n]` readable and `dst[..n]` writable, of the element types `step.op` names, disjoint;
-/// `vector` chosen by [`level`] for `step.op` on this machine; `at` within the parameters.
+/// Each run's `n` source elements readable and `n` output slots writable, of the element
+/// types `step.op` names, disjoint from every source element; `vector` chosen by [`level`]
+/// for `step.op` on this machine.
 pub(super) unsafe fn run(
     vector: Vector,
     step: Step<'_>,
@@ -40,25 +42,64 @@ pub(super) unsafe fn run(
     src: *const u8,
     dst: *mut u8,
     n: usize,
+    rows: Rows,
 ) -> usize {
     let param = |p: &[f32]| p.get(at).copied().unwrap_or(0.0);
     let (scale, shift) = (param(step.scale), param(step.shift));
+    let (s, d) = (src, dst);
     // SAFETY: the caller's contract: the types are those of the op, the features present.
     unsafe {
         match (step.op, vector) {
             (Op::Each | Op::Same, _) | (_, Vector::Scalar) => 0,
             #[cfg(avx512)]
-            (Op::F32ToBf16, Vector::Avx512) => to_bf16_avx512(src.cast(), dst.cast(), n),
-            (Op::F32ToBf16, _) => to_bf16(src.cast(), dst.cast(), n),
-            (Op::F32ToF16, _) => to_f16(src.cast(), dst.cast(), n),
-            (Op::Bf16ToF32, _) => from_bf16(src.cast(), dst.cast(), n),
-            (Op::F16ToF32, _) => from_f16(src.cast(), dst.cast(), n),
-            (Op::AffineU8, _) => affine_u8(src, dst.cast(), n, scale, shift),
-            (Op::AffineF32, _) => affine_f32(src.cast(), dst.cast(), n, scale, shift),
-            (Op::QuantizeI8, _) => quantize::<true>(src.cast(), dst, n, scale, shift),
-            (Op::QuantizeU8, _) => quantize::<false>(src.cast(), dst, n, scale, shift),
-            (Op::DequantizeI8, _) => dequantize::<true>(src, dst.cast(), n, scale, shift),
-            (Op::DequantizeU8, _) => dequantize::<false>(src, dst.cast(), n, scale, shift),
+            (Op::F32ToBf16, Vector::Avx512) => to_bf16_avx512(s.cast(), d.cast(), n, rows),
+            (Op::F32ToBf16, _) => to_bf16(s.cast(), d.cast(), n, rows),
+            (Op::F32ToF16, _) => to_f16(s.cast(), d.cast(), n, rows),
+            (Op::Bf16ToF32, _) => from_bf16(s.cast(), d.cast(), n, rows),
+            (Op::F16ToF32, _) => from_f16(s.cast(), d.cast(), n, rows),
+            (Op::AffineU8, _) => affine_u8(s, d.cast(), n, rows, scale, shift),
+            (Op::AffineF32, _) => affine_f32(s.cast(), d.cast(), n, rows, scale, shift),
+            (Op::QuantizeI8, _) => quantize::<true>(s.cast(), d, n, rows, scale, shift),
+            (Op::QuantizeU8, _) => quantize::<false>(s.cast(), d, n, rows, scale, shift),
+            (Op::DequantizeI8, _) => dequantize::<true>(s, d.cast(), n, rows, scale, shift),
+            (Op::DequantizeU8, _) => dequantize::<false>(s, d.cast(), n, rows, scale, shift),
+        }
+    }
+}
+
+/// Store 32 bytes at `dst`: with `stream`, as two streaming (non-temporal) stores where `dst`
+/// is 16-byte aligned (the output is past the caches: a cached store would first read the
+/// line; the copy's unit ends with a fence), a plain store otherwise.
+///
+/// # Safety
+///
+/// `dst[..32]` writable; AVX enabled by the caller.
+#[inline(always)]
+unsafe fn store(dst: *mut u8, v: __m256i, stream: bool) {
+    // SAFETY: the caller's contract; the streaming stores only at 16-byte alignment.
+    unsafe {
+        if stream && dst as usize % 16 == 0 {
+            _mm_stream_si128(dst.cast(), _mm256_castsi256_si128(v));
+            _mm_stream_si128(dst.add(16).cast(), _mm256_extracti128_si256::<1>(v));
+        } else {
+            _mm256_storeu_si256(dst.cast(), v);
+        }
+    }
+}
+
+/// [`store`] of 16 bytes.
+///
+/// # Safety
+///
+/// `dst[..16]` writable.
+#[inline(always)]
+unsafe fn store_half(dst: *mut u8, v: __m128i, stream: bool) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if stream && dst as usize % 16 == 0 {
+            _mm_stream_si128(dst.cast(), v);
+        } else {
+            _mm_storeu_si128(dst.cast(), v);
         }
     }
 }
@@ -82,20 +123,28 @@ unsafe fn bf16_lanes(x: __m256i) -> __m256i {
 
 /// `f32` to `bf16`, 16 at a time.
 #[target_feature(enable = "avx2")]
-unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize) -> usize {
-    let mut t = 0;
-    while t + 16 <= n {
-        // SAFETY: `t + 16 <= n` (the caller's contract for `src[..n]`, `dst[..n]`).
-        unsafe {
-            let a = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
-            let b = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
-            // The 16-bit packs interleave the 128-bit halves: put them back in order.
-            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
-            _mm256_storeu_si256(dst.add(t).cast(), packed);
+unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize, rows: Rows) -> usize {
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 16 <= n {
+            // SAFETY: `t + 16 <= n` (the caller's contract for `src[..n]`, `dst[..n]`).
+            unsafe {
+                let a = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+                let b = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+                // The 16-bit packs interleave the 128-bit halves: put them back in order.
+                let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+                store(dst.add(t).cast(), packed, rows.stream);
+            }
+            t += 16;
         }
-        t += 16;
+        done = t;
     }
-    t
+    done
 }
 
 /// `f32` to `bf16` with AVX-512 BF16's `vcvtneps2bf16`, which rounds to nearest even and
@@ -104,114 +153,188 @@ unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize) -> usize {
 #[cfg(avx512)]
 #[clippy::msrv = "1.89"] // compiled only from 1.89 on (`cfg(avx512)`, from `build.rs`)
 #[target_feature(enable = "avx512f,avx512bf16,avx2")]
-unsafe fn to_bf16_avx512(src: *const f32, dst: *mut u16, n: usize) -> usize {
-    let mut t = 0;
-    while t + 16 <= n {
-        // SAFETY: `t + 16 <= n` (the caller's contract).
-        unsafe {
-            let x = _mm512_loadu_ps(src.add(t));
-            let bits = _mm512_castps_si512(x);
-            let exp_zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f80_0000));
-            let subnormal =
-                _mm512_mask_test_epi32_mask(exp_zero, bits, _mm512_set1_epi32(0x007f_ffff));
-            let out: __m256i = if subnormal == 0 {
-                std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x))
-            } else {
-                let lo = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
-                let hi = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
-                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi))
-            };
-            _mm256_storeu_si256(dst.add(t).cast(), out);
+unsafe fn to_bf16_avx512(src: *const f32, dst: *mut u16, n: usize, rows: Rows) -> usize {
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 16 <= n {
+            // SAFETY: `t + 16 <= n` (the caller's contract).
+            unsafe {
+                let x = _mm512_loadu_ps(src.add(t));
+                let bits = _mm512_castps_si512(x);
+                let exp_zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f80_0000));
+                let subnormal =
+                    _mm512_mask_test_epi32_mask(exp_zero, bits, _mm512_set1_epi32(0x007f_ffff));
+                let out: __m256i = if subnormal == 0 {
+                    std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x))
+                } else {
+                    let lo = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+                    let hi = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi))
+                };
+                store(dst.add(t).cast(), out, rows.stream);
+            }
+            t += 16;
         }
-        t += 16;
+        done = t;
     }
-    t
+    done
 }
 
 /// `f32` to `f16` with F16C, rounding to nearest even (the `half` crate's result).
 #[target_feature(enable = "avx2,f16c")]
-unsafe fn to_f16(src: *const f32, dst: *mut u16, n: usize) -> usize {
-    let mut t = 0;
-    while t + 8 <= n {
-        // SAFETY: `t + 8 <= n` (the caller's contract).
-        unsafe {
-            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(t)));
-            _mm_storeu_si128(dst.add(t).cast(), h);
+unsafe fn to_f16(src: *const f32, dst: *mut u16, n: usize, rows: Rows) -> usize {
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 8 <= n {
+            // SAFETY: `t + 8 <= n` (the caller's contract).
+            unsafe {
+                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(t)));
+                store_half(dst.add(t).cast(), h, rows.stream);
+            }
+            t += 8;
         }
-        t += 8;
+        done = t;
     }
-    t
+    done
 }
 
 /// `bf16` to `f32`: the bits shifted up, a NaN quieted (as the `half` crate).
 #[target_feature(enable = "avx2")]
-unsafe fn from_bf16(src: *const u16, dst: *mut f32, n: usize) -> usize {
-    let mut t = 0;
-    while t + 8 <= n {
-        // SAFETY: `t + 8 <= n` (the caller's contract).
-        unsafe {
-            let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(t).cast()));
-            let x = _mm256_slli_epi32::<16>(x);
-            let nan = _mm256_cmpgt_epi32(
-                _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
-                _mm256_set1_epi32(0x7f80_0000),
-            );
-            let x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)));
-            _mm256_storeu_si256(dst.add(t).cast(), x);
+unsafe fn from_bf16(src: *const u16, dst: *mut f32, n: usize, rows: Rows) -> usize {
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 8 <= n {
+            // SAFETY: `t + 8 <= n` (the caller's contract).
+            unsafe {
+                let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(t).cast()));
+                let x = _mm256_slli_epi32::<16>(x);
+                let nan = _mm256_cmpgt_epi32(
+                    _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
+                    _mm256_set1_epi32(0x7f80_0000),
+                );
+                let x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)));
+                store(dst.add(t).cast(), x, rows.stream);
+            }
+            t += 8;
         }
-        t += 8;
+        done = t;
     }
-    t
+    done
 }
 
 /// `f16` to `f32` with F16C (exact).
 #[target_feature(enable = "avx2,f16c")]
-unsafe fn from_f16(src: *const u16, dst: *mut f32, n: usize) -> usize {
-    let mut t = 0;
-    while t + 8 <= n {
-        // SAFETY: `t + 8 <= n` (the caller's contract).
-        unsafe {
-            let x = _mm256_cvtph_ps(_mm_loadu_si128(src.add(t).cast()));
-            _mm256_storeu_ps(dst.add(t), x);
+unsafe fn from_f16(src: *const u16, dst: *mut f32, n: usize, rows: Rows) -> usize {
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 8 <= n {
+            // SAFETY: `t + 8 <= n` (the caller's contract).
+            unsafe {
+                let x = _mm256_cvtph_ps(_mm_loadu_si128(src.add(t).cast()));
+                store(dst.add(t).cast(), _mm256_castps_si256(x), rows.stream);
+            }
+            t += 8;
         }
-        t += 8;
+        done = t;
     }
-    t
+    done
 }
 
 /// `u8 as f32 * scale + shift` (a product, then a sum).
 #[target_feature(enable = "avx2")]
-unsafe fn affine_u8(src: *const u8, dst: *mut f32, n: usize, scale: f32, shift: f32) -> usize {
+unsafe fn affine_u8(
+    src: *const u8,
+    dst: *mut f32,
+    n: usize,
+    rows: Rows,
+    scale: f32,
+    shift: f32,
+) -> usize {
     let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
-    let mut t = 0;
-    while t + 16 <= n {
-        // SAFETY: `t + 16 <= n` (the caller's contract).
-        unsafe {
-            let bytes = _mm_loadu_si128(src.add(t).cast());
-            let lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
-            let hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)));
-            _mm256_storeu_ps(dst.add(t), _mm256_add_ps(_mm256_mul_ps(lo, s), h));
-            _mm256_storeu_ps(dst.add(t + 8), _mm256_add_ps(_mm256_mul_ps(hi, s), h));
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 16 <= n {
+            // SAFETY: `t + 16 <= n` (the caller's contract).
+            unsafe {
+                let bytes = _mm_loadu_si128(src.add(t).cast());
+                let lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+                let hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)));
+                store(
+                    dst.add(t).cast(),
+                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(lo, s), h)),
+                    rows.stream,
+                );
+                store(
+                    dst.add(t + 8).cast(),
+                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(hi, s), h)),
+                    rows.stream,
+                );
+            }
+            t += 16;
         }
-        t += 16;
+        done = t;
     }
-    t
+    done
 }
 
 /// `f32 * scale + shift`.
 #[target_feature(enable = "avx2")]
-unsafe fn affine_f32(src: *const f32, dst: *mut f32, n: usize, scale: f32, shift: f32) -> usize {
+unsafe fn affine_f32(
+    src: *const f32,
+    dst: *mut f32,
+    n: usize,
+    rows: Rows,
+    scale: f32,
+    shift: f32,
+) -> usize {
     let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
-    let mut t = 0;
-    while t + 8 <= n {
-        // SAFETY: `t + 8 <= n` (the caller's contract).
-        unsafe {
-            let x = _mm256_loadu_ps(src.add(t));
-            _mm256_storeu_ps(dst.add(t), _mm256_add_ps(_mm256_mul_ps(x, s), h));
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 8 <= n {
+            // SAFETY: `t + 8 <= n` (the caller's contract).
+            unsafe {
+                let x = _mm256_loadu_ps(src.add(t));
+                store(
+                    dst.add(t).cast(),
+                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(x, s), h)),
+                    rows.stream,
+                );
+            }
+            t += 8;
         }
-        t += 8;
+        done = t;
     }
-    t
+    done
 }
 
 /// ONNX `QuantizeLinear` of `f32` into `i8` (`SIGNED`) or `u8`: the quotient rounded to
@@ -223,6 +346,7 @@ unsafe fn quantize<const SIGNED: bool>(
     src: *const f32,
     dst: *mut u8,
     n: usize,
+    rows: Rows,
     scale: f32,
     zero: f32,
 ) -> usize {
@@ -232,28 +356,36 @@ unsafe fn quantize<const SIGNED: bool>(
         (0.0, 255.0)
     };
     let p = [scale, zero, lo, hi].map(|v| _mm256_set1_ps(v));
-    let mut t = 0;
-    while t + 32 <= n {
-        // SAFETY: `t + 32 <= n` (the caller's contract).
-        unsafe {
-            let i0 = quantize_lanes(_mm256_loadu_ps(src.add(t)), p);
-            let i1 = quantize_lanes(_mm256_loadu_ps(src.add(t + 8)), p);
-            let i2 = quantize_lanes(_mm256_loadu_ps(src.add(t + 16)), p);
-            let i3 = quantize_lanes(_mm256_loadu_ps(src.add(t + 24)), p);
-            // Values in range already: the packs only narrow (lane-interleaved, then ordered).
-            let w0 = _mm256_packs_epi32(i0, i1);
-            let w1 = _mm256_packs_epi32(i2, i3);
-            let b = if SIGNED {
-                _mm256_packs_epi16(w0, w1)
-            } else {
-                _mm256_packus_epi16(w0, w1)
-            };
-            let b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-            _mm256_storeu_si256(dst.add(t).cast(), b);
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 32 <= n {
+            // SAFETY: `t + 32 <= n` (the caller's contract).
+            unsafe {
+                let i0 = quantize_lanes(_mm256_loadu_ps(src.add(t)), p);
+                let i1 = quantize_lanes(_mm256_loadu_ps(src.add(t + 8)), p);
+                let i2 = quantize_lanes(_mm256_loadu_ps(src.add(t + 16)), p);
+                let i3 = quantize_lanes(_mm256_loadu_ps(src.add(t + 24)), p);
+                // Values in range already: the packs only narrow (lane-interleaved, then ordered).
+                let w0 = _mm256_packs_epi32(i0, i1);
+                let w1 = _mm256_packs_epi32(i2, i3);
+                let b = if SIGNED {
+                    _mm256_packs_epi16(w0, w1)
+                } else {
+                    _mm256_packus_epi16(w0, w1)
+                };
+                let b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+                store(dst.add(t).cast(), b, rows.stream);
+            }
+            t += 32;
         }
-        t += 32;
+        done = t;
     }
-    t
+    done
 }
 
 /// [`quantize`] of 8 lanes, with `[scale, zero, lo, hi]` in `p`: 32-bit integers in range.
@@ -277,24 +409,37 @@ unsafe fn dequantize<const SIGNED: bool>(
     src: *const u8,
     dst: *mut f32,
     n: usize,
+    rows: Rows,
     scale: f32,
     zero: f32,
 ) -> usize {
     let (s, z) = (_mm256_set1_ps(scale), _mm256_set1_ps(zero));
-    let mut t = 0;
-    while t + 8 <= n {
-        // SAFETY: `t + 8 <= n` (the caller's contract).
-        unsafe {
-            let bytes = _mm_loadl_epi64(src.add(t).cast());
-            let wide = if SIGNED {
-                _mm256_cvtepi8_epi32(bytes)
-            } else {
-                _mm256_cvtepu8_epi32(bytes)
-            };
-            let x = _mm256_sub_ps(_mm256_cvtepi32_ps(wide), z);
-            _mm256_storeu_ps(dst.add(t), _mm256_mul_ps(x, s));
+    let mut done = 0;
+    for r in 0..rows.count {
+        let (src, dst) = (
+            src.wrapping_offset(rows.src_step(r)),
+            dst.wrapping_add(r * rows.dst),
+        );
+        let mut t = 0;
+        while t + 8 <= n {
+            // SAFETY: `t + 8 <= n` (the caller's contract).
+            unsafe {
+                let bytes = _mm_loadl_epi64(src.add(t).cast());
+                let wide = if SIGNED {
+                    _mm256_cvtepi8_epi32(bytes)
+                } else {
+                    _mm256_cvtepu8_epi32(bytes)
+                };
+                let x = _mm256_sub_ps(_mm256_cvtepi32_ps(wide), z);
+                store(
+                    dst.add(t).cast(),
+                    _mm256_castps_si256(_mm256_mul_ps(x, s)),
+                    rows.stream,
+                );
+            }
+            t += 8;
         }
-        t += 8;
+        done = t;
     }
-    t
+    done
 }
