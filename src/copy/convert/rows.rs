@@ -164,7 +164,7 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
                 let (src, dst) = (src.wrapping_offset(rows.src_step(r)), dst.add(r * rows.dst));
                 for t in done..n {
                     dst.add(t)
-                        .write(self.conv.convert(&*src.wrapping_offset(t as isize), 0));
+                        .write(self.conv.convert(&*src.wrapping_add(t), 0));
                 }
             }
         }

@@ -136,6 +136,28 @@ fn twins<A: Copy, B: Default + Clone + Copy, C: Conversion<A, B>>(
             assert_eq!(got, want, "{:?} at {start}, {len}", conv.step().op);
         }
     }
+    if params.is_some() {
+        return;
+    }
+    // Three runs of `n`, `n + 5` apart, from offsets 0 to 3 (output slots then unaligned too).
+    for start in 0..4 {
+        for n in [1, 15, 16, 33, 64, 100] {
+            let (rows, step) = (3, n + 5);
+            if start + 2 * step + n > src.len() {
+                continue;
+            }
+            let s = &src[start..];
+            let got: Vec<u64> = batched(conv, vector, s, (rows, n, step))
+                .into_iter()
+                .map(&bits)
+                .collect();
+            let want: Vec<u64> = (0..rows)
+                .flat_map(|r| runs(conv, Vector::Scalar, None, &s[r * step..r * step + n], 0))
+                .map(&bits)
+                .collect();
+            assert_eq!(got, want, "{:?} batched at {start}, {n}", conv.step().op);
+        }
+    }
 }
 
 #[test]
