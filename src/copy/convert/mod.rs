@@ -375,7 +375,7 @@ fn plan(axes: &[Axis], region: &Region, plain: bool, size_a: usize, size_b: usiz
                 // scratch then holds, at most 1024 (the runs the output writes).
                 // Along `p` 512 bytes (16 to 128 elements), the runs the source reads; along `q`
                 // what the scratch then holds, at most 1024, the runs the output writes. Tiles
-                // of 64 by 64 to 256 by 64 `f32` ran within 10% of each other on a 4096 x 4096
+                // of 64 by 64 to 256 by 64 `f32` ran within 20% of each other on a 4096 x 4096
                 // transpose to `bf16`, 128 by 128 fastest on the quantized one (BENCHMARKS.md,
                 // "Conversions").
                 let tp = match strip {
@@ -617,8 +617,8 @@ unsafe fn run_part<A, B, C>(
             let direct = !(stream && whole) && kernel.map_or(true, |k| !k.is_strip());
             if convert.step.op == Op::Same && direct {
                 // A copy of the type to itself: the tile straight into the output (past the
-                // caches, a tile whose output is one run goes through the scratch and streams:
-                // nChw16c 1.05x; rows far apart stream slower, 0.65x).
+                // caches, a tile whose output is one run goes through the scratch and streams;
+                // rows far apart stream slower; BENCHMARKS.md, "Conversions").
                 // SAFETY: `A` is `B` (`Op::Same`), plain; the tile's source elements are the
                 // job's and its output slots this unit's (the caller's contract).
                 unsafe {
