@@ -1,10 +1,7 @@
 //! Channel-blocked layouts (`nChw8c`, `nChw16c`): the channel axis split into blocks of a
 //! fixed size that move to the last axis, the last block padded; and back, cropped.
 
-use ndarray::{Array, ArrayRef, Dimension, IxDyn};
-
 use super::Conversion;
-use crate::copy::convert as engine;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
@@ -34,8 +31,8 @@ use crate::{Onnx, OnnxNode};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Blocked {
-    block: usize,
-    axis: usize,
+    pub(crate) block: usize,
+    pub(crate) axis: usize,
 }
 
 impl Blocked {
@@ -63,11 +60,11 @@ impl Blocked {
         self.block
     }
 
-    fn fail(&self, input: &[usize], why: String) -> ReshapeError {
+    pub(crate) fn fail(&self, input: &[usize], why: String) -> ReshapeError {
         Fail::at(Rule::BlockedLayout, self.axis, why).attach(Origin::Convert, input, self.name())
     }
 
-    fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         format!("blocked({}, axis {})", self.block, self.axis)
     }
 
@@ -226,69 +223,6 @@ impl Blocked {
         let mut dims: Small<SymDim> = packed[..r - 1].iter().cloned().collect();
         dims[self.axis] = channels.clone();
         Ok(SymShape { dims, conditions })
-    }
-
-    /// `x` packed, each element converted by `conv`, the padding `fill`: a fresh array of
-    /// [`packed_shape`](Self::packed_shape), in one pass.
-    ///
-    /// # Errors
-    ///
-    /// As [`packed_shape`](Self::packed_shape); [`ReshapeError::ConversionAxis`] for a
-    /// conversion's parameters that do not fit the packed shape;
-    /// [`ReshapeError::AllocationFailed`].
-    pub fn pack<A, B, C, D>(
-        &self,
-        x: &ArrayRef<A, D>,
-        conv: &C,
-        fill: B,
-    ) -> Result<Array<B, IxDyn>, ReshapeError>
-    where
-        A: Sync,
-        B: Clone + Send + Sync,
-        C: Conversion<A, B> + ?Sized,
-        D: Dimension,
-    {
-        let out = self.packed_shape(x.shape())?;
-        let channels = x.shape()[self.axis];
-        let params = super::params_at(conv, &out, false, x.shape(), &|| self.name())?;
-        let dims = (self.axis, self.block, out[self.axis], channels);
-        let data = engine::blocked(x, dims, true, fill, conv, params)
-            .map_err(|e| self.alloc(x.shape(), &e.detail()))?;
-        Array::from_shape_vec(IxDyn(&out), data).map_err(|e| self.fail(x.shape(), e.to_string()))
-    }
-
-    /// `x` (packed) unpacked into `channels` channels, each element converted by `conv`: a
-    /// fresh array of [`unpacked_shape`](Self::unpacked_shape), the padding left out, in one
-    /// pass.
-    ///
-    /// # Errors
-    ///
-    /// As [`unpacked_shape`](Self::unpacked_shape); [`ReshapeError::ConversionAxis`] for a
-    /// conversion's parameters that do not fit the unpacked shape;
-    /// [`ReshapeError::AllocationFailed`].
-    pub fn unpack<A, B, C, D>(
-        &self,
-        x: &ArrayRef<A, D>,
-        channels: usize,
-        conv: &C,
-    ) -> Result<Array<B, IxDyn>, ReshapeError>
-    where
-        A: Sync,
-        B: Clone + Send + Sync + Default,
-        C: Conversion<A, B> + ?Sized,
-        D: Dimension,
-    {
-        let out = self.unpacked_shape(x.shape(), channels)?;
-        let params = super::params_at(conv, &out, false, x.shape(), &|| self.name())?;
-        let dims = (self.axis, self.block, x.shape()[self.axis], channels);
-        let data = engine::blocked(x, dims, false, B::default(), conv, params)
-            .map_err(|e| self.alloc(x.shape(), &e.detail()))?;
-        Array::from_shape_vec(IxDyn(&out), data).map_err(|e| self.fail(x.shape(), e.to_string()))
-    }
-
-    #[cold]
-    fn alloc(&self, input: &[usize], why: &str) -> ReshapeError {
-        Fail::whole(Rule::AllocationFailed, why).attach(Origin::Convert, input, self.name())
     }
 
     /// `pack` of an input of `input` as ONNX nodes: `Pad` (when `block` does not divide the
