@@ -527,3 +527,23 @@ fn clone_only_elements_convert_in_place() {
     assert_eq!(owned, t.mapv(|s| s + "!"));
     assert!(owned.t().is_standard_layout());
 }
+
+/// einops' `repeat` (a broadcast arrangement) and the copying reshape modes convert too.
+#[test]
+fn repeat_and_reshapes_convert() {
+    let x = Array::from_shape_fn((3, 4), |(i, j)| (i * 4 + j) as u8);
+    let spec = Rearrange::repeat("h w -> h w c").unwrap().axis("c", 3);
+    let rgb: ArrayD<f32> = x.convert_with(&spec, &Cast).unwrap();
+    assert_eq!(
+        rgb,
+        x.repeat("h w -> h w c", &[("c", 3)])
+            .unwrap()
+            .mapv(f32::from)
+    );
+    let flat = x
+        .t()
+        .convert_with(Np::new([-1], Order::C), &Saturate)
+        .unwrap();
+    let flat: Vec<i8> = flat.iter().copied().collect();
+    assert_eq!(flat, x.t().iter().map(|&v| v as i8).collect::<Vec<_>>());
+}
