@@ -205,7 +205,7 @@ def convert():
         subprocess.run(pip + ["numpy", "opencv-python-headless", "onednn-cpu-gomp",
                               "onednn-devel-cpu-gomp"], check=True)
         # The CPU wheels of torch where that index answers, PyPI's otherwise.
-        cpu = ["--index-url", "https://download.pytorch.org/whl/cpu"]
+        cpu = ["--retries", "0", "--timeout", "10", "--index-url", "https://download.pytorch.org/whl/cpu"]
         if subprocess.run(pip + cpu + ["torch", "torchvision"]).returncode != 0:
             subprocess.run(pip + ["torch", "torchvision"], check=True)
         dnnl = os.path.join(venv, "onednn_reorder")
