@@ -1,5 +1,6 @@
 //! Dims and reading orders: the size limit, checked sizes, [`Order`] and [`Reading`], and dims
 //! of a chosen dimension type, with no knowledge of specs, strides or array data.
+#![forbid(unsafe_code)]
 
 use ndarray::Dimension;
 

@@ -1,4 +1,5 @@
 //! The one error type of the crate, [`ReshapeError`].
+#![forbid(unsafe_code)]
 
 use std::fmt;
 

@@ -17,6 +17,7 @@
 //! # Ok(())
 //! # }
 //! ```
+#![forbid(unsafe_code)]
 
 use std::fmt;
 use std::sync::Arc;
@@ -332,7 +333,7 @@ impl<A: Float + Send + Sync> Reshape<A> {
 mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
-    use ndarray::{array, s};
+    use ndarray::array;
 
     #[test]
     fn activations() {
@@ -386,7 +387,8 @@ mod tests {
         let y = Reshape::new([-1]).inplace(true).run(xt).unwrap();
         assert_eq!(y, array![0.0, 3.0, 1.0, 4.0, 2.0, 5.0].into_dyn());
         // A sliced owned input keeps its buffer.
-        let x = Array::from_iter((0..12).map(f64::from)).slice_move(s![4..]);
+        let x = Array::from_iter((0..12).map(f64::from))
+            .slice_axis_move(ndarray::Axis(0), ndarray::Slice::from(4..));
         let y = Reshape::new([2, 4])
             .inplace(true)
             .act(Act::Relu)

@@ -370,7 +370,7 @@
 //!
 //! 1.80.
 #![deny(missing_docs)]
-#![warn(clippy::undocumented_unsafe_blocks)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Table-driven unit tests use tuple-typed tables.
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
@@ -391,11 +391,12 @@ mod graph;
 mod infer;
 pub mod layout;
 mod small;
+mod strided;
 mod sym;
 mod view;
 
 pub use copy::fold::Reducible;
-pub use copy::{set_helper_standby, StridedSlice};
+pub use copy::set_helper_standby;
 pub use dialect::einops::Rearrange;
 pub use dialect::like::Like;
 pub use dialect::lower::OnnxNode;
@@ -412,6 +413,7 @@ pub use explain::{Explanation, Group, GroupKind, PatternExplanation, UnitMoves};
 pub use ext::pack;
 pub use ext::{IntoDim, ReshapeExt};
 pub use graph::{OpAttr, ShapeValue};
+pub use strided::StridedSlice;
 pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};
 
 /// The traits and types behind the methods' generic parameters: what a spec list, a shape

@@ -1,5 +1,6 @@
 //! A vector of small values that lives on the stack up to [`INLINE`] entries: shapes, strides
 //! and spec values on the view path, which should allocate nothing but the result's own shape.
+#![forbid(unsafe_code)]
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};

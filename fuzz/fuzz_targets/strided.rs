@@ -96,22 +96,19 @@ fn view(u: &mut Unstructured<'_>) -> Result<View> {
     })
 }
 
-/// Whether the view can be read from a buffer of `len`: the rank matches, the element count
-/// fits `isize`, and, when it has elements, every corner's index is in `0..len`.
+/// Whether the view can be read from a buffer of `len`: the rank matches, and it is empty, or
+/// its element count fits `isize` and every corner's index is in `0..len`.
 fn valid(v: &View) -> bool {
     if v.strides.len() != v.shape.len() {
         return false;
     }
-    let nonzero = v
-        .shape
-        .iter()
-        .filter(|&&d| d != 0)
-        .try_fold(1usize, |p, &d| p.checked_mul(d));
-    if nonzero.is_none_or(|p| p > isize::MAX as usize) {
-        return false;
-    }
+    // Every empty view is valid, whatever its other dims.
     if v.shape.contains(&0) {
         return true;
+    }
+    let count = v.shape.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+    if count.is_none_or(|p| p > isize::MAX as usize) {
+        return false;
     }
     let rank = v.shape.len();
     // The corners of the view, at most 2^9.

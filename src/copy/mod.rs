@@ -18,11 +18,9 @@ mod parallel;
 mod plans;
 mod reduce;
 mod simd;
-mod slice;
 mod standby;
 
 pub(crate) use reduce::reduce;
-pub use slice::StridedSlice;
 pub use standby::set_helper_standby;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
@@ -217,14 +215,14 @@ where
 }
 
 /// [`copy_into`] of the array at `ptr` with `shape` and `strides` (the door of
-/// [`StridedSlice`] too).
+/// [`StridedSlice`](crate::StridedSlice) too).
 ///
 /// # Safety
 ///
 /// `ptr`, `shape` and `strides` must describe a live, readable array of `out.len()` elements
 /// (every index within `shape` an element) that does not overlap `out`.
 #[inline(always)]
-unsafe fn copy_into_raw<A: Copy + Send + Sync>(
+pub(crate) unsafe fn copy_into_raw<A: Copy + Send + Sync>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],
@@ -281,7 +279,7 @@ where
 /// `ptr`, `shape` and `strides` must describe a live, readable array of `n` elements (every
 /// index within `shape` an element).
 #[inline(always)]
-unsafe fn gather_raw<A: Clone + Send + Sync>(
+pub(crate) unsafe fn gather_raw<A: Clone + Send + Sync>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],

@@ -6,6 +6,7 @@
 //! resolved entries of `crate::entries` into the engine of `crate::infer`; beside them MXNet
 //! attribute maps (`attrs`), typed results (`ranked`), backward inference (`backward`) and
 //! lowering to ONNX (`lower`). Nothing here touches array data.
+#![forbid(unsafe_code)]
 
 use std::fmt;
 

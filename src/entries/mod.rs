@@ -3,6 +3,7 @@
 //! ([`ShapeValue`]), the converted list ([`SpecList`]) and the conversions into it
 //! ([`IntoSpecList`]); a dialect reads a list's numbers ([`SpecList::values`]) or its resolved
 //! entries ([`Entries`]: a dim, number or symbol, or a code), never a placeholder.
+#![forbid(unsafe_code)]
 
 use std::fmt;
 

@@ -2,6 +2,7 @@
 //! smallest consecutive groups of input and output axes with equal products, and the questions a
 //! layout pass asks of them. Shapes only; the stride side (which group forces a copy) is in
 //! [`layout`](crate::layout), beside the solver it shares.
+#![forbid(unsafe_code)]
 
 use std::ops::{Mul, Range};
 

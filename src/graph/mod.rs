@@ -3,6 +3,7 @@
 //! (`logic`), and the ONNX and Paddle operator tables that apply them by name (`onnx_ops`,
 //! `paddle_ops`, read through one call's signature in `call`). Built on the `SymDim` algebra of
 //! `sym`.
+#![forbid(unsafe_code)]
 
 mod arith;
 mod attr;

@@ -2,6 +2,7 @@
 //! inference, reading a spec in reverse, MXNet's split pairs, and the arithmetic on concrete and
 //! symbolic dims ([`Extent`]). It knows no public spec type; a dialect is a scan over resolved
 //! entries that pushes into an [`Out`].
+#![forbid(unsafe_code)]
 
 use crate::error::{Fail, Rule};
 use crate::small::Small;

@@ -3,6 +3,7 @@
 //!
 //! Strides are in elements and signed, as `ndarray`'s `strides()` gives them. Every rule here
 //! that asks whether two axes read as one uses the same predicate (`strides::steps_over`).
+#![forbid(unsafe_code)]
 
 use crate::dims::Order;
 use crate::dims::{checked_size, Reading};

@@ -6,6 +6,7 @@
 //! `bind`, and expressions rebuilt with symbols replaced in `rewrite`. The dialects run their
 //! own algorithms on these (`infer/extent.rs`); the values a shape subgraph computes are the
 //! `graph` module's, built on them.
+#![forbid(unsafe_code)]
 
 mod algebra;
 mod assume;

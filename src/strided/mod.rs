@@ -1,10 +1,14 @@
-//! The copy engine behind a plain slice: [`StridedSlice`], a strided view given as a buffer, a
+//! The door for backends without ndarray: [`StridedSlice`], a strided view given as a buffer, a
 //! shape, element strides and an offset (the way candle, rten and burn's CPU backends hold a
-//! tensor), checked once against the buffer and then copied by the same planning, kernels and
-//! threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
+//! tensor), checked once against the buffer and then copied by the copy engine, with the same
+//! planning, kernels and threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
+//! Its one unsafe item is the constructor from a raw pointer
+//! ([`StridedSlice::from_raw_parts`]); the copies call the engine's raw entries with the checked
+//! view.
 
-use super::convert;
 use crate::convert::Conversion;
+use crate::copy;
+use crate::copy::convert;
 use crate::dims::{checked_size, Order};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout;
@@ -92,6 +96,8 @@ impl<'a, A> StridedSlice<'a, A> {
     /// // A zero stride repeats an element; nothing to check in an empty view.
     /// assert!(StridedSlice::new(&data, &[1000, 2], &[0, 1], 4).is_ok());
     /// assert!(StridedSlice::new(&data, &[0, 9], &[99, 99], 99).is_ok());
+    /// assert!(StridedSlice::new(&data, &[0, usize::MAX, 7], &[1, 1, 1], 0)?.is_empty());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn new(
         data: &'a [A],
@@ -108,7 +114,12 @@ impl<'a, A> StridedSlice<'a, A> {
             );
             return Err(fail(Fail::whole(Rule::RankMismatch, why)));
         }
-        let len = size(shape).map_err(fail)?;
+        // A view with no elements reads nothing: valid whatever its other dims (the product
+        // of the rest may pass `isize::MAX`).
+        let len = match shape.contains(&0) {
+            true => 0,
+            false => size(shape).map_err(fail)?,
+        };
         if len != 0 {
             reach(shape, strides, offset, data.len()).map_err(fail)?;
         }
@@ -119,6 +130,47 @@ impl<'a, A> StridedSlice<'a, A> {
             offset,
             len,
         })
+    }
+
+    /// [`new`](Self::new) of the `len` elements at `ptr`: memory the backend holds as a raw
+    /// pointer rather than a slice (a DLPack tensor handed over from Python, a memory-mapped
+    /// file, an accelerator runtime's host buffer). After this call it is checked and copied as
+    /// any other view; the view borrows the memory for `'a`.
+    ///
+    /// # Safety
+    ///
+    /// The contract of [`std::slice::from_raw_parts`]: `ptr` is non-null and aligned for `A`
+    /// (a dangling, aligned pointer when `len` is 0), the `len` elements from it are
+    /// initialized values of `A` in one allocation, nothing writes them for the whole lifetime
+    /// `'a` (the view and every copy read them then), and `len * size_of::<A>()` is at most
+    /// `isize::MAX`.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Order, StridedSlice};
+    ///
+    /// // A buffer a foreign runtime owns, reached through its pointer and length.
+    /// let foreign: Box<[f32]> = (0..6).map(|v| v as f32).collect();
+    /// let (ptr, len) = (foreign.as_ptr(), foreign.len());
+    /// // SAFETY: `ptr` and `len` describe `foreign`, which outlives the view and which
+    /// // nothing writes while it is read.
+    /// let view = unsafe { StridedSlice::from_raw_parts(ptr, len, &[3, 2], &[1, 3], 0)? };
+    /// assert_eq!(view.to_vec(Order::C)?, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub unsafe fn from_raw_parts(
+        ptr: *const A,
+        len: usize,
+        shape: &'a [usize],
+        strides: &'a [isize],
+        offset: usize,
+    ) -> Result<Self, ReshapeError> {
+        // SAFETY: the caller's contract is `slice::from_raw_parts`'s, for the lifetime `'a`.
+        let data = unsafe { std::slice::from_raw_parts(ptr, len) };
+        Self::new(data, shape, strides, offset)
     }
 
     /// The shape of the view.
@@ -217,7 +269,7 @@ impl<A: Copy + Send + Sync> StridedSlice<'_, A> {
         // `data` (so `offset` is too: the view is not empty); `data` is borrowed shared and
         // `out` mutably, so they do not overlap, and `out` has one slot per element.
         unsafe {
-            super::copy_into_raw(
+            copy::copy_into_raw(
                 self.data.as_ptr().add(self.offset),
                 self.shape,
                 self.strides,
@@ -372,7 +424,7 @@ impl<A: Clone + Send + Sync> StridedSlice<'_, A> {
         // SAFETY: `new` checked that every index the view reaches from `offset` is inside
         // `data`, which is borrowed for this call; the view has `len` elements.
         let copied = unsafe {
-            super::gather_raw(
+            copy::gather_raw(
                 self.data.as_ptr().add(self.offset),
                 self.shape,
                 self.strides,
@@ -554,7 +606,11 @@ mod tests {
         assert!(StridedSlice::new(&data, &[1, 2], &[isize::MIN, 9], 0).is_ok());
         let huge = isize::MAX as usize;
         assert!(StridedSlice::new(&data, &[0, huge], &[isize::MIN, 9], 99).is_ok());
-        let e = StridedSlice::new(&data, &[0, huge + 1], &[1, 1], 0).unwrap_err();
+        // Every empty view is valid, a dim past `isize::MAX` beside the zero included.
+        assert!(StridedSlice::new(&data, &[0, huge + 1], &[1, 1], 0)
+            .unwrap()
+            .is_empty());
+        let e = StridedSlice::new(&data, &[2, huge], &[0, 0], 0).unwrap_err();
         assert_eq!(
             (e.category(), e.context().position()),
             ("overflow", Some(1))
@@ -575,5 +631,43 @@ mod tests {
         let c = StridedSlice::new(&data, &[2, 3], &[3, 1], 0).unwrap();
         assert_eq!(c.to_vec(Order::A).unwrap(), data);
         assert_eq!(c.to_vec(Order::F).unwrap(), [0, 3, 1, 4, 2, 5]);
+    }
+
+    /// A view of memory reached through a raw pointer reads as a view of the slice does, and
+    /// refuses what `new` refuses; an empty one may have any other dims.
+    #[test]
+    fn views_from_raw_parts() {
+        let data: Vec<u32> = (0..24).collect();
+        // SAFETY: `data`'s pointer and length, borrowed for the views below.
+        let raw =
+            unsafe { StridedSlice::from_raw_parts(data.as_ptr(), data.len(), &[4, 3], &[1, 4], 0) };
+        let view = StridedSlice::new(&data, &[4, 3], &[1, 4], 0).unwrap();
+        assert_eq!(
+            raw.unwrap().to_vec(Order::C).unwrap(),
+            view.to_vec(Order::C).unwrap()
+        );
+        let mut out = [0.0f32; 12];
+        // SAFETY: as above.
+        let raw =
+            unsafe { StridedSlice::from_raw_parts(data.as_ptr(), data.len(), &[4, 3], &[1, 4], 0) };
+        raw.unwrap()
+            .convert_into(Order::F, &crate::convert::Cast, &mut out)
+            .unwrap();
+        assert_eq!(out, std::array::from_fn(|i| i as f32));
+        // SAFETY: as above.
+        let far =
+            unsafe { StridedSlice::from_raw_parts(data.as_ptr(), data.len(), &[5, 5], &[5, 1], 0) };
+        assert_eq!(far.unwrap_err().category(), "view_out_of_bounds");
+        let dangling = std::ptr::NonNull::<u64>::dangling().as_ptr();
+        // SAFETY: no elements, at an aligned dangling pointer.
+        let empty = unsafe {
+            StridedSlice::from_raw_parts(dangling, 0, &[usize::MAX, 0, 3], &[1, 1, 1], 0)
+        };
+        let empty = empty.unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(empty.to_vec(Order::C).unwrap(), Vec::<u64>::new());
+        // Past `isize::MAX` elements with none empty: an overflow still.
+        let big = StridedSlice::new(&data, &[usize::MAX, 2], &[0, 0], 0).unwrap_err();
+        assert_eq!(big.category(), "overflow");
     }
 }
