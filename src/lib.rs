@@ -396,7 +396,7 @@ mod sym;
 mod view;
 
 pub use copy::fold::Reducible;
-pub use copy::set_helper_standby;
+pub use copy::{set_helper_standby, PlainData};
 pub use dialect::einops::Rearrange;
 pub use dialect::like::Like;
 pub use dialect::lower::OnnxNode;

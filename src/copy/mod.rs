@@ -21,6 +21,7 @@ mod simd;
 mod standby;
 
 pub(crate) use reduce::reduce;
+pub use simd::PlainData;
 pub use standby::set_helper_standby;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};

@@ -1,5 +1,6 @@
-//! The copy engine on every element size (1, 2, 4, 8 and 16 bytes, half precision, an odd
-//! 3-byte array, and a `Clone`-only `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
+//! The copy engine on every element size (1, 2, 4, 8 and 16 bytes, half precision, ndarray's
+//! complex numbers, the user's types declared plain, an odd 3-byte array, and a `Clone`-only
+//! `String`), on every stride pattern (negative, zero, stepped, length-1 axes,
 //! empty, 0-d), through each copy path: the small-copy walk (under 16 KiB of output), strided
 //! rows, the tiled plan from 16 KiB on strides of a multiple of 512 bytes and from 1 MiB on any,
 //! and the larger tiles from 8 MiB, with the vector tiles for plain 1-, 2- and 4-byte elements
@@ -10,7 +11,7 @@
 use std::fmt::Debug;
 
 use ndarray::{s, Array, ArrayD, ArrayViewD, Axis, IxDyn, ShapeBuilder};
-use ndarray_reshape::{Np, Order, ReshapeExt};
+use ndarray_reshape::{Np, Order, PlainData, ReshapeExt};
 
 /// An element type, with a value for each flat index (distinct as far as the type allows).
 trait Elem: Clone + PartialEq + Debug + Send + Sync {
@@ -52,6 +53,53 @@ impl Elem for [u8; 4] {
         (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()
     }
 }
+impl Elem for num_complex::Complex<f64> {
+    fn of(i: usize) -> num_complex::Complex<f64> {
+        num_complex::Complex::new(i as f64, -(i as f64) * 0.5)
+    }
+}
+impl Elem for num_complex::Complex<f32> {
+    fn of(i: usize) -> num_complex::Complex<f32> {
+        num_complex::Complex::new(i as f32, (i % 7) as f32)
+    }
+}
+
+/// A pixel of the user's, declared plain ([`PlainData`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+struct Rgba {
+    r: u8,
+    g: u8,
+    b: u8,
+    a: u8,
+}
+// SAFETY: four `u8` fields, `repr(C)`: no padding, any bytes a valid pixel.
+unsafe impl PlainData for Rgba {}
+impl Elem for Rgba {
+    fn of(i: usize) -> Rgba {
+        let [r, g, b, a] = (i as u32).wrapping_mul(2_654_435_761).to_le_bytes();
+        Rgba { r, g, b, a }
+    }
+}
+
+/// A fixed-point pair of the user's, 8 bytes, declared plain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+struct Fixed {
+    raw: i32,
+    scale: u32,
+}
+// SAFETY: two 4-byte fields, `repr(C)`: no padding, any bytes a valid value.
+unsafe impl PlainData for Fixed {}
+impl Elem for Fixed {
+    fn of(i: usize) -> Fixed {
+        Fixed {
+            raw: -(i as i32),
+            scale: (i as u32) ^ 0x5555,
+        }
+    }
+}
+
 impl Elem for (u8, u16) {
     fn of(i: usize) -> (u8, u16) {
         (i as u8, (i >> 8) as u16)
@@ -292,4 +340,26 @@ fn three_bytes() {
 fn clone_only() {
     small::<String>(check);
     large::<String>(check, false);
+}
+
+/// ndarray's complex numbers move as plain 8- and 16-byte elements, as `u64` and `u128` do.
+#[test]
+fn complex_numbers() {
+    small::<num_complex::Complex<f64>>(check_copy);
+    large::<num_complex::Complex<f64>>(check_copy, true);
+    large::<num_complex::Complex<f32>>(check_copy, false);
+}
+
+/// The user's plain types, declared ([`PlainData::declare`]), move as the primitives of their
+/// size do; before the declaration they take the generic path, right too.
+#[test]
+fn declared_plain_types() {
+    large::<Fixed>(check_copy, false);
+    Rgba::declare();
+    Fixed::declare();
+    Rgba::declare();
+    small::<Rgba>(check_copy);
+    large::<Rgba>(check_copy, true);
+    small::<Fixed>(check_copy);
+    large::<Fixed>(check_copy, true);
 }

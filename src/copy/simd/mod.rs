@@ -10,19 +10,43 @@
 
 /// An element type whose clone is a copy of its bits and which has no padding: the primitive
 /// numbers, `bool`, `char`, the `half` crate's `f16` and `bf16` (16-bit wrappers of a `u16`,
-/// the element of half-precision models), and arrays of them (`[u8; 4]`, `[[f32; 2]; 3]`).
-/// Recognized by name, because stable Rust can ask a generic type neither whether it is
-/// `Copy` nor whether it has padding bytes (which the vector kernels must not read); any other
-/// type, `Copy` structs included, takes the generic path, which is correct for all.
+/// the element of half-precision models), ndarray's `num_complex::Complex` of a primitive
+/// number (`#[repr(C)]`, two of them), arrays of these (`[u8; 4]`, `[[f32; 2]; 3]`), and the
+/// user's types declared with [`PlainData::declare`]. Recognized by name, because stable Rust
+/// can ask a generic type neither whether it is `Copy` nor whether it has padding bytes (which
+/// the vector kernels must not read); any other type, `Copy` structs included, takes the
+/// generic path, which is correct for all.
 #[inline]
 pub(super) fn plain_by_name<A>() -> bool {
     let mut name = std::any::type_name::<A>();
+    // The element's count in `A` (1 unless `A` is an array), for its size below.
+    let mut count = 1usize;
     while let Some(array) = name.strip_prefix('[') {
         match array.rsplit_once("; ") {
-            Some((element, len)) if len.ends_with(']') => name = element,
+            Some((element, len)) if len.ends_with(']') => {
+                name = element;
+                let len = len.trim_end_matches(']').parse::<usize>().unwrap_or(0);
+                count = count.saturating_mul(len);
+            }
             _ => return false,
         }
     }
+    if primitive(name) {
+        return true;
+    }
+    if let Some(part) = name
+        .strip_prefix("num_complex::Complex<")
+        .and_then(|r| r.strip_suffix('>'))
+    {
+        return primitive(part) && !matches!(part, "bool" | "char");
+    }
+    let size = std::mem::size_of::<A>().checked_div(count).unwrap_or(0);
+    declared(name, size, std::mem::align_of::<A>())
+}
+
+/// Whether `name` is a primitive plain type's.
+#[inline(always)]
+fn primitive(name: &str) -> bool {
     matches!(
         name,
         "f32"
@@ -44,6 +68,96 @@ pub(super) fn plain_by_name<A>() -> bool {
             | "half::binary16::f16"
             | "half::bfloat::bf16"
     )
+}
+
+/// The types declared plain ([`PlainData::declare`]): name, size and alignment, all three
+/// matched (two versions of one crate may name different types alike).
+static DECLARED: std::sync::RwLock<Vec<(&'static str, usize, usize)>> =
+    std::sync::RwLock::new(Vec::new());
+
+/// Whether any type was declared (the copies of other types skip the lock).
+static ANY_DECLARED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the type named `name`, of `size` bytes and alignment `align`, was declared plain.
+#[cold]
+fn declared(name: &str, size: usize, align: usize) -> bool {
+    if !ANY_DECLARED.load(std::sync::atomic::Ordering::Acquire) {
+        return false;
+    }
+    let list = DECLARED
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    list.iter()
+        .any(|&(n, s, a)| n == name && s == size && a == align)
+}
+
+/// A `Copy` element type of the user's that the copies may move as bits, through the vector
+/// kernels (the transposes of 1, 2, 4, 8 and 16-byte elements, `memcpy` rows) rather than one
+/// clone at a time: a pixel, a quantized pair, a fixed-point number. The primitive numbers,
+/// `half`'s types, ndarray's `num_complex::Complex` of a number and arrays of these are plain
+/// already; a type of the user's becomes plain once it implements this trait and
+/// [`declare`](Self::declare) runs (once, anywhere: the copies look it up by name, size and
+/// alignment).
+///
+/// # Safety
+///
+/// The type has no padding bytes and no interior mutability, and a copy of its bytes is a
+/// valid value equal to the original (what `bytemuck::Pod` promises): `#[repr(C)]` or
+/// `#[repr(transparent)]` over plain fields without gaps.
+///
+/// ```
+/// use ndarray::Array;
+/// use ndarray_reshape::{Order, PlainData, ReshapeExt};
+///
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// #[repr(C)]
+/// struct Rgba {
+///     r: u8,
+///     g: u8,
+///     b: u8,
+///     a: u8,
+/// }
+/// // SAFETY: four `u8` fields, `repr(C)`: no padding, every byte pattern valid.
+/// unsafe impl PlainData for Rgba {}
+///
+/// Rgba::declare();
+/// let img = Array::from_shape_fn((480, 640), |(y, x)| Rgba { r: y as u8, g: x as u8, b: 0, a: 255 });
+/// // The transpose moves the 4-byte pixels through the 4-byte vector kernels.
+/// let t = img.t().to_layout(Order::C)?;
+/// assert_eq!(t[[5, 7]], img[[7, 5]]);
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+///
+/// ndarray's complex numbers need nothing: `Complex<f64>` is 16 bytes of two `f64` and takes
+/// the 16-byte kernels as it is.
+///
+/// ```
+/// use ndarray::Array;
+/// use num_complex::Complex;
+/// use ndarray_reshape::{Order, ReshapeExt};
+///
+/// let z = Array::from_shape_fn((64, 32), |(i, j)| Complex::new(i as f64, j as f64));
+/// let zt = z.t().to_layout(Order::C)?;
+/// assert_eq!(zt[[3, 9]], Complex::new(9.0, 3.0));
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+pub unsafe trait PlainData: Copy + Send + Sync + 'static {
+    /// Let the copies move arrays of this type as bits from now on (idempotent; cheap after
+    /// the first call).
+    fn declare() {
+        let key = (
+            std::any::type_name::<Self>(),
+            std::mem::size_of::<Self>(),
+            std::mem::align_of::<Self>(),
+        );
+        let mut list = DECLARED
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !list.contains(&key) {
+            list.push(key);
+        }
+        ANY_DECLARED.store(true, std::sync::atomic::Ordering::Release);
+    }
 }
 
 /// Output rows of at most this many bytes make a tile's output dense: its blocks then run output

@@ -257,5 +257,26 @@ fn primitives_and_their_arrays_are_plain_by_name() {
     // Padding, or possibly padding, or not plain data at all.
     assert!(!plain_by_name::<(u8, u16)>() && !plain_by_name::<[(u8, u16); 2]>());
     assert!(!plain_by_name::<String>() && !plain_by_name::<[String; 2]>());
+    // ndarray's complex numbers of a number, and arrays of them.
+    assert!(plain_by_name::<num_complex::Complex<f64>>());
+    assert!(plain_by_name::<[num_complex::Complex<i16>; 2]>());
+    assert!(!plain_by_name::<num_complex::Complex<bool>>());
+    assert!(!plain_by_name::<num_complex::Complex<String>>());
     assert!(!plain_by_name::<std::num::Wrapping<u8>>() && !plain_by_name::<()>());
+}
+
+/// A type of the user's is plain once declared, by name, size and alignment.
+#[test]
+fn declared_types_are_plain() {
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Pair(u16, u16);
+    // SAFETY: two `u16`, `repr(C)`: no padding.
+    unsafe impl super::PlainData for Pair {}
+    #[derive(Clone, Copy)]
+    struct Other(u16, u16);
+    assert!(!plain_by_name::<Pair>());
+    <Pair as super::PlainData>::declare();
+    assert!(plain_by_name::<Pair>() && plain_by_name::<[Pair; 3]>());
+    assert!(!plain_by_name::<Other>());
 }
