@@ -270,10 +270,12 @@ fn primitives_and_their_arrays_are_plain_by_name() {
 fn declared_types_are_plain() {
     #[derive(Clone, Copy)]
     #[repr(C)]
+    #[allow(dead_code)] // only its layout matters
     struct Pair(u16, u16);
     // SAFETY: two `u16`, `repr(C)`: no padding.
     unsafe impl super::PlainData for Pair {}
     #[derive(Clone, Copy)]
+    #[allow(dead_code)]
     struct Other(u16, u16);
     assert!(!plain_by_name::<Pair>());
     <Pair as super::PlainData>::declare();
