@@ -312,9 +312,13 @@
 //!
 //! Exported models mostly compute a reshape's shape (`Shape -> Gather -> Unsqueeze -> Concat`
 //! from PyTorch, `shape64 -> slice -> stack` from Paddle). A [`ShapeValue`] is that computed
-//! value, its entries numbers or [`SymDim`]s, and the operations on it (`gather`, `slice`,
-//! `concat`, `stack`, `unsqueeze`, `squeeze`, `mul`, `div`, `floor_div`) follow the
-//! frameworks; [`Onnx`], [`Paddle`], [`Np`] and [`Like`] take it as their spec:
+//! value, its entries numbers or [`SymDim`]s, and its operations follow the frameworks:
+//! structural ones (`shape_of`, `gather`, `slice`, `concat`, `stack`, `unsqueeze`, `squeeze`),
+//! arithmetic in the graph's integer type (`add`, `sub`, `mul`, `div`, `floor_div`,
+//! `floor_mod`, `trunc_mod`, `abs`, `neg`, `min`, `max`, `scale`, `reduce_prod`, `cast`),
+//! comparisons and logic (`equal`, `less`, ..., `logical_and`, ..., `select`), and the ONNX and
+//! Paddle operators by name ([`ShapeValue::onnx_op`], [`ShapeValue::paddle_op`]). [`Onnx`], [`Paddle`], [`Np`] and
+//! [`Like`] take it as their spec:
 //!
 //! ```
 //! use ndarray_reshape::{Onnx, ShapeSpec, ShapeValue, SymDim};
@@ -375,8 +379,9 @@
 #![cfg_attr(test, allow(clippy::type_complexity))]
 
 // Modules in alphabetical order; the imports run one way, from the leaves (`error`, `small`,
-// `dims`) through `sym`, the inference engine (`infer`), the spec entries (`entries`), the
-// dialects (`dialect`), `layout`, `view` and `copy` to `ext` and `fluid`
+// `dims`) through `sym` and `graph`, the inference engine (`infer`), the spec entries
+// (`entries`), `layout` and `explain`, the dialects (`dialect`), the conversions (`convert`),
+// `view` and the copy engine (`copy`), to the doors (`strided`, `ext`) and `fluid`
 // (`python3 ../shared/tools/modcycles.py .` prints the graph).
 pub mod convert;
 mod copy;

@@ -3,7 +3,8 @@
 //! and its name in errors), made a `ShapeSpec` by one [`dialect!`] line.
 //!
 //! One file per dialect (`mx`, `like`, `paddle`, `np`, `npx`, `onnx`), each a scan over the
-//! resolved entries of `crate::entries` into the engine of `crate::infer`; beside them MXNet
+//! resolved entries of `crate::entries` into the engine of `crate::infer`, and einops in
+//! `einops/` (patterns, their recipes, `reduce`, `pack`, `parse_shape`); beside them MXNet
 //! attribute maps (`attrs`), typed results (`ranked`), backward inference (`backward`) and
 //! lowering to ONNX (`lower`). Nothing here touches array data.
 #![forbid(unsafe_code)]
@@ -101,8 +102,9 @@ pub(crate) mod sealed {
 /// A reshape spec of some dialect: computes the target shape from an input shape, without data.
 ///
 /// Implemented by [`Mx`](crate::Mx), [`MxTarget`](crate::MxTarget), [`Like`](crate::Like),
-/// [`Paddle`](crate::Paddle), [`Np`](crate::Np), [`Npx`](crate::Npx) and
-/// [`Onnx`](crate::Onnx), and by references to them. Graph compilers
+/// [`Paddle`](crate::Paddle), [`Np`](crate::Np), [`Npx`](crate::Npx), [`Onnx`](crate::Onnx)
+/// and einops' [`Rearrange`](crate::Rearrange) (a pattern that may also move and repeat axes),
+/// and by references to them. Graph compilers
 /// and model converters can call [`infer_shape`](Self::infer_shape) on shapes alone. The trait
 /// is sealed so that methods can be added without breaking users.
 ///
