@@ -257,7 +257,8 @@ where
     /// chain), otherwise one parallel copy read straight from the input, never the
     /// reshape-transpose-reshape chain of copies. The same as
     /// `reshape_with(Rearrange::new(pattern)?.axis(..))`; every other mode takes a
-    /// [`Rearrange`](crate::Rearrange) too.
+    /// [`Rearrange`](crate::Rearrange) too. The result is `IxDyn` (the rank is in the text):
+    /// `.into_dim()?` ([`IntoDim`](crate::IntoDim)) names it for a typed binding.
     ///
     /// # Errors
     ///
