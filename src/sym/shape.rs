@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::display::{dim, Names};
+
 use super::eval::{atom_at_least_one, bounds, value, NoValue};
 use super::expr::{gcd, Mono, Poly, Rat};
 use super::SymDim;
@@ -135,6 +137,26 @@ impl Condition {
 
 fn non_negative(d: SymDim) -> bool {
     bounds(&d).lo.is_some_and(|l| l >= Rat::ZERO)
+}
+
+impl Condition {
+    /// The condition as `Display` writes it, its sides written with the names `n`.
+    fn written(&self, n: &Names) -> String {
+        let side = |d: &SymDim| dim(d, n);
+        let paren = |d: &SymDim| {
+            let s = side(d);
+            match s.contains(' ') {
+                true => format!("({s})"),
+                false => s,
+            }
+        };
+        match self.kind {
+            Kind::Divides => format!("{} % {} == 0", paren(&self.lhs), paren(&self.rhs)),
+            Kind::Equals => format!("{} == {}", side(&self.lhs), side(&self.rhs)),
+            Kind::AtMost => format!("{} <= {}", side(&self.lhs), side(&self.rhs)),
+            Kind::NonZero => format!("{} != 0", side(&self.lhs)),
+        }
+    }
 }
 
 impl fmt::Display for Condition {
@@ -330,8 +352,36 @@ pub(crate) fn all_hold(conditions: &[Condition], bindings: &[(&str, usize)]) -> 
         .then_some(())
 }
 
+/// `{}` writes the dims and conditions in one line; `{:#}` first names each subexpression that
+/// occurs more than once among them (`$1 = (H + 31) // 32`), one per line (see [`SymDim`]).
+///
+/// ```
+/// use ndarray_reshape::{Onnx, ShapeSpec, SymDim};
+/// let h = (SymDim::sym("H") + SymDim::from(31)).floor_div(&SymDim::from(32))?;
+/// let input = [SymDim::sym("N"), h.clone(), h, SymDim::from(8)];
+/// let shape = Onnx::new([0, -1]).infer_symbolic(&input)?;
+/// assert_eq!(shape.to_string(), "[N, 8*((H + 31) // 32)*((H + 31) // 32)]");
+/// assert_eq!(format!("{shape:#}"), "$1 = (H + 31) // 32\n[N, 8*$1*$1]");
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
 impl fmt::Display for SymShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            let mut all: Vec<SymDim> = self.dims.to_vec();
+            for c in self.conditions.iter() {
+                all.push(c.lhs.clone());
+                all.push(c.rhs.clone());
+            }
+            let names = Names::of(&all);
+            f.write_str(&names.lines())?;
+            let dims: Vec<String> = self.dims.iter().map(|d| dim(d, &names)).collect();
+            write!(f, "[{}]", dims.join(", "))?;
+            if !self.conditions.is_empty() {
+                let c: Vec<String> = self.conditions.iter().map(|c| c.written(&names)).collect();
+                write!(f, " if {}", c.join(" and "))?;
+            }
+            return Ok(());
+        }
         let dims: Vec<String> = self.dims.iter().map(SymDim::to_string).collect();
         write!(f, "[{}]", dims.join(", "))?;
         if !self.conditions.is_empty() {
