@@ -18,10 +18,12 @@ mod parallel;
 mod plans;
 mod reduce;
 mod simd;
+mod slice;
 mod standby;
 
 pub(crate) use reduce::reduce;
 pub use simd::PlainData;
+pub(crate) use slice::{OutOfBounds, SliceView};
 pub use standby::set_helper_standby;
 
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
@@ -223,7 +225,7 @@ where
 /// `ptr`, `shape` and `strides` must describe a live, readable array of `out.len()` elements
 /// (every index within `shape` an element) that does not overlap `out`.
 #[inline(always)]
-pub(crate) unsafe fn copy_into_raw<A: Copy + Send + Sync>(
+unsafe fn copy_into_raw<A: Copy + Send + Sync>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],
@@ -280,7 +282,7 @@ where
 /// `ptr`, `shape` and `strides` must describe a live, readable array of `n` elements (every
 /// index within `shape` an element).
 #[inline(always)]
-pub(crate) unsafe fn gather_raw<A: Clone + Send + Sync>(
+unsafe fn gather_raw<A: Clone + Send + Sync>(
     ptr: *const A,
     shape: &[usize],
     strides: &[isize],

@@ -3,12 +3,11 @@
 //! tensor), checked once against the buffer and then copied by the copy engine, with the same
 //! planning, kernels and threads as [`ReshapeExt::to_layout`](crate::ReshapeExt::to_layout).
 //! Its one unsafe item is the constructor from a raw pointer
-//! ([`StridedSlice::from_raw_parts`]); the copies call the engine's raw entries with the checked
-//! view.
+//! ([`StridedSlice::from_raw_parts`]); the bounds check and the copies are the engine's
+//! (`copy::SliceView`), this room words the errors.
 
 use crate::convert::Conversion;
-use crate::copy;
-use crate::copy::convert;
+use crate::copy::{OutOfBounds, SliceView};
 use crate::dims::{checked_size, Order};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout;
@@ -64,7 +63,9 @@ use crate::layout;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct StridedSlice<'a, A> {
-    data: &'a [A],
+    /// The checked view the engine copies.
+    view: SliceView<'a, A>,
+    data_len: usize,
     shape: &'a [usize],
     strides: &'a [isize],
     offset: usize,
@@ -120,11 +121,11 @@ impl<'a, A> StridedSlice<'a, A> {
             true => 0,
             false => size(shape).map_err(fail)?,
         };
-        if len != 0 {
-            reach(shape, strides, offset, data.len()).map_err(fail)?;
-        }
+        let view = SliceView::new(data, shape, strides, offset, len)
+            .map_err(|e| fail(outside(e, shape, strides, offset, data.len())))?;
         Ok(StridedSlice {
-            data,
+            view,
+            data_len: data.len(),
             shape,
             strides,
             offset,
@@ -221,7 +222,7 @@ impl<'a, A> StridedSlice<'a, A> {
     /// An error of a copy of this view.
     #[cold]
     fn fail(&self, f: Fail) -> ReshapeError {
-        let spec = Written(self.strides, self.offset, self.data.len());
+        let spec = Written(self.strides, self.offset, self.data_len);
         f.attach(Origin::Strided, self.shape, spec)
     }
 }
@@ -261,22 +262,7 @@ impl<A: Copy + Send + Sync> StridedSlice<'_, A> {
             );
             return Err(self.fail(Fail::whole(Rule::OutputLength, why)));
         }
-        if self.len == 0 {
-            return Ok(());
-        }
-        let reading = self.reading(order.into());
-        // SAFETY: `new` checked that every index the view reaches from `offset` is inside
-        // `data` (so `offset` is too: the view is not empty); `data` is borrowed shared and
-        // `out` mutably, so they do not overlap, and `out` has one slot per element.
-        unsafe {
-            copy::copy_into_raw(
-                self.data.as_ptr().add(self.offset),
-                self.shape,
-                self.strides,
-                reading,
-                out,
-            );
-        }
+        self.view.copy_into(self.reading(order.into()), out);
         Ok(())
     }
 }
@@ -323,21 +309,7 @@ impl<A: Sync> StridedSlice<'_, A> {
         }
         let reading = self.reading(order.into());
         let params = self.params(conv, reading)?;
-        if self.len == 0 {
-            return Ok(());
-        }
-        // SAFETY: as in `copy_into`.
-        unsafe {
-            convert::gather_into_raw(
-                self.data.as_ptr().add(self.offset),
-                self.shape,
-                self.strides,
-                reading,
-                conv,
-                params,
-                out,
-            );
-        }
+        self.view.convert_into(reading, conv, params, out);
         Ok(())
     }
 
@@ -369,21 +341,7 @@ impl<A: Sync> StridedSlice<'_, A> {
     {
         let reading = self.reading(order.into());
         let params = self.params(conv, reading)?;
-        if self.len == 0 {
-            return Ok(Vec::new());
-        }
-        // SAFETY: as in `to_vec`.
-        let converted = unsafe {
-            convert::gather_raw(
-                self.data.as_ptr().add(self.offset),
-                self.shape,
-                self.strides,
-                self.len,
-                reading,
-                conv,
-                params,
-            )
-        };
+        let converted = self.view.convert_vec(reading, conv, params);
         converted.map_err(|e| self.fail(Fail::whole(Rule::AllocationFailed, e.detail())))
     }
 
@@ -393,7 +351,7 @@ impl<A: Sync> StridedSlice<'_, A> {
         conv: &C,
         reading: crate::dims::Reading,
     ) -> Result<Option<(usize, usize)>, ReshapeError> {
-        let call = || Written(self.strides, self.offset, self.data.len()).to_string();
+        let call = || Written(self.strides, self.offset, self.data_len).to_string();
         let f = reading == crate::dims::Reading::F;
         crate::convert::params_at(conv, self.shape, f, self.shape, &call)
     }
@@ -421,17 +379,7 @@ impl<A: Clone + Send + Sync> StridedSlice<'_, A> {
             return Ok(Vec::new());
         }
         let reading = self.reading(order.into());
-        // SAFETY: `new` checked that every index the view reaches from `offset` is inside
-        // `data`, which is borrowed for this call; the view has `len` elements.
-        let copied = unsafe {
-            copy::gather_raw(
-                self.data.as_ptr().add(self.offset),
-                self.shape,
-                self.strides,
-                reading,
-                self.len,
-            )
-        };
+        let copied = self.view.to_vec(reading);
         copied.map_err(|e| self.fail(Fail::whole(Rule::AllocationFailed, e.detail())))
     }
 }
@@ -448,37 +396,32 @@ fn size(shape: &[usize]) -> Result<usize, Fail> {
     })
 }
 
-/// Checks that a non-empty view reaches only indices `0..len` from `offset`: the lowest index
-/// is `offset` plus the negative strides' spans, the highest `offset` plus the positive ones,
-/// added axis by axis (in `i128`, which no sum of in-range bounds and one span leaves) so that
-/// the error names the first axis that takes the view out.
-fn reach(shape: &[usize], strides: &[isize], offset: usize, len: usize) -> Result<(), Fail> {
-    if offset >= len {
-        let why = format!("element [0, ...] at index {offset} is past the slice's {len} elements");
-        return Err(Fail::whole(Rule::ViewOutOfBounds, why));
-    }
-    let (mut low, mut high) = (offset as i128, offset as i128);
-    for (k, (&d, &s)) in shape.iter().zip(strides).enumerate() {
-        let span = (d as i128 - 1) * s as i128;
-        if span < 0 {
-            low += span;
-        } else {
-            high += span;
+/// The error of a view that leaves its slice of `len` elements where the engine's check
+/// ([`SliceView::new`]) found it: `offset` itself, or the first axis that takes it out.
+fn outside(e: OutOfBounds, shape: &[usize], strides: &[isize], offset: usize, len: usize) -> Fail {
+    match e.axis {
+        None if shape.len() != strides.len() => {
+            let why = format!(
+                "{} strides for a shape of rank {}",
+                strides.len(),
+                shape.len()
+            );
+            Fail::whole(Rule::RankMismatch, why)
         }
-        let reached = if low < 0 {
-            low
-        } else if high >= len as i128 {
-            high
-        } else {
-            continue;
-        };
-        let why = format!(
-            "axis {k} (length {d}, stride {s}) takes the view to index {reached}, outside the \
-             slice's {len} elements"
-        );
-        return Err(Fail::at(Rule::ViewOutOfBounds, k, why));
+        None => {
+            let why =
+                format!("element [0, ...] at index {offset} is past the slice's {len} elements");
+            Fail::whole(Rule::ViewOutOfBounds, why)
+        }
+        Some(k) => {
+            let (d, s, reached) = (shape[k], strides[k], e.reached);
+            let why = format!(
+                "axis {k} (length {d}, stride {s}) takes the view to index {reached}, outside \
+                 the slice's {len} elements"
+            );
+            Fail::at(Rule::ViewOutOfBounds, k, why)
+        }
     }
-    Ok(())
 }
 
 /// A view's layout as its errors show it: `strides [1, 3], offset 2, slice of 6`.
