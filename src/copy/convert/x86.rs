@@ -270,7 +270,9 @@ unsafe fn affine_u8(
     scale: f32,
     shift: f32,
 ) -> usize {
-    let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
+    // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
+    #[allow(unused_unsafe)]
+    let (s, h) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(shift)) };
     let mut done = 0;
     for r in 0..rows.count {
         let (src, dst) = (
@@ -312,7 +314,9 @@ unsafe fn affine_f32(
     scale: f32,
     shift: f32,
 ) -> usize {
-    let (s, h) = (_mm256_set1_ps(scale), _mm256_set1_ps(shift));
+    // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
+    #[allow(unused_unsafe)]
+    let (s, h) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(shift)) };
     let mut done = 0;
     for r in 0..rows.count {
         let (src, dst) = (
@@ -355,7 +359,16 @@ unsafe fn quantize<const SIGNED: bool>(
     } else {
         (0.0, 255.0)
     };
-    let p = [scale, zero, lo, hi].map(|v| _mm256_set1_ps(v));
+    // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
+    #[allow(unused_unsafe)]
+    let p = unsafe {
+        [
+            _mm256_set1_ps(scale),
+            _mm256_set1_ps(zero),
+            _mm256_set1_ps(lo),
+            _mm256_set1_ps(hi),
+        ]
+    };
     let mut done = 0;
     for r in 0..rows.count {
         let (src, dst) = (
@@ -413,7 +426,9 @@ unsafe fn dequantize<const SIGNED: bool>(
     scale: f32,
     zero: f32,
 ) -> usize {
-    let (s, z) = (_mm256_set1_ps(scale), _mm256_set1_ps(zero));
+    // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
+    #[allow(unused_unsafe)]
+    let (s, z) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(zero)) };
     let mut done = 0;
     for r in 0..rows.count {
         let (src, dst) = (
