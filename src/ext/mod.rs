@@ -1,6 +1,7 @@
 //! [`ReshapeExt`], the public trait and its documentation. Its implementations, in `impls`,
 //! are thin: the spec gives the target shape, the `view` module a view when the strides permit
-//! one, the `copy` module a copy otherwise. Raw pointers stay in those two modules.
+//! one, the `copy` module a copy otherwise (converting ones through `convert`, here in
+//! `convert.rs`). No unsafe code: raw pointers stay in `view` and `copy`.
 #![forbid(unsafe_code)]
 
 mod convert;
