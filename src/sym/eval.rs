@@ -42,10 +42,52 @@ impl Evaluator<'_> {
     fn poly(&mut self, p: &Poly) -> Value {
         let mut sum = Rat::ZERO;
         for (m, c) in &p.terms {
-            let t = self.mono(m)?.mul(*c).ok_or(NoValue::Overflow)?;
-            sum = sum.add(t).ok_or(NoValue::Overflow)?;
+            let term = self.mono(m).and_then(|v| v.mul(*c).ok_or(NoValue::Overflow));
+            let next = term.and_then(|t| sum.add(t).ok_or(NoValue::Overflow));
+            match next {
+                Ok(v) => sum = v,
+                Err(NoValue::Overflow) => return self.wide(p),
+                Err(e) => return Err(e),
+            }
         }
         Ok(sum)
+    }
+
+    /// [`poly`](Self::poly) of an expanded polynomial whose terms pass `i128` on the way
+    /// (`(1 - (1 // T)*T)^8` at `T = 32767`) though its value may not: the terms summed in
+    /// wrapping `i128` arithmetic, exact when the value lies within `2^126` of 0, which an `f64`
+    /// evaluation with its rounding bounded decides (the sum of the terms' magnitudes times the
+    /// operations' unit roundoff). Integer coefficients and atoms only, non-negative powers; a
+    /// `NoValue::Overflow` otherwise.
+    fn wide(&mut self, p: &Poly) -> Value {
+        let (mut sum, mut approx, mut magnitude, mut ops) = (0i128, 0f64, 0f64, 0u32);
+        for (m, c) in &p.terms {
+            if c.den != 1 {
+                return Err(NoValue::Overflow);
+            }
+            let (mut t, mut tf) = (c.num, c.num as f64);
+            for (id, e) in m {
+                let v = self.atom(id)?;
+                if *e < 0 || !v.is_int() {
+                    return Err(NoValue::Overflow);
+                }
+                for _ in 0..*e {
+                    t = t.wrapping_mul(v.num);
+                    tf *= v.num as f64;
+                    ops = ops.saturating_add(2);
+                }
+            }
+            sum = sum.wrapping_add(t);
+            approx += tf;
+            magnitude += tf.abs();
+            ops = ops.saturating_add(2);
+        }
+        // Each conversion, product and sum rounds by at most half an epsilon, relative.
+        let error = magnitude * f64::from(ops.saturating_add(4)) * f64::EPSILON;
+        match approx.abs() + error < 2f64.powi(126) {
+            true => Ok(Rat::int(sum)),
+            false => Err(NoValue::Overflow),
+        }
     }
 
     fn mono(&mut self, m: &Mono) -> Value {

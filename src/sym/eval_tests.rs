@@ -118,3 +118,34 @@ fn evaluation_is_undefined_where_the_graph_fails() {
     assert_eq!(m.eval_int(&[("N", 1)]), Some(-1)); // 5 % -2, Python's sign
     assert_eq!(m.eval_int(&[("N", 3)]), None);
 }
+
+/// An expanded power whose terms pass `i128` on the way still evaluates where its value fits
+/// (the terms summed wrapping, the `f64` estimate bounding the value); a value past `i128`
+/// does not.
+#[test]
+fn expanded_powers_evaluate_past_i128_terms() {
+    let (t, b) = (s("T"), s("B"));
+    let one = k(1);
+    let base = one.clone() - one.floor_div(&t).unwrap() * t.clone();
+    let mut p = k(1);
+    for _ in 0..8 {
+        p = p * base.clone();
+    }
+    // (1 - (1 // T)*T)^8 = 1 for T >= 2; its expansion holds T^8 * (1 // T)^8 terms.
+    assert_eq!(p.eval_int(&[("T", 32767)]), Some(1));
+    assert_eq!(p.eval_int(&[("T", 1)]), Some(0));
+    let bt = b.clone() * t.clone();
+    let base = one.clone() - one.floor_div(&bt).unwrap() * bt.clone();
+    let mut q = k(1);
+    for _ in 0..8 {
+        q = q * base.clone();
+    }
+    assert_eq!(q.eval_int(&[("B", 32767), ("T", 7)]), Some(1));
+    // A value itself past i128 stays unevaluated.
+    let mut big = k(1);
+    for _ in 0..9 {
+        big = big * t.clone();
+    }
+    assert_eq!(big.eval_int(&[("T", 1 << 20)]), None);
+    assert_eq!(super::value(&big, &[("T", 1 << 20)]), Err(super::NoValue::Overflow));
+}
