@@ -150,10 +150,12 @@ fn operand(d: &SymDim, n: &Names) -> String {
         Repr::Int(v) => *v >= 0,
         Repr::Invalid => true,
         Repr::Expr(f) => match f.get().terms.as_slice() {
-            [(m, c)] => {
-                let named = n.of.contains_key(&(m[0].0.get() as *const Atom));
-                *c == Rat::ONE && m.len() == 1 && m[0].1 == 1 && (named || !infix(m[0].0.get()))
-            }
+            [(m, c)] => match m.as_slice() {
+                [(id, 1)] if *c == Rat::ONE => {
+                    n.of.contains_key(&(id.get() as *const Atom)) || !infix(id.get())
+                }
+                _ => false,
+            },
             _ => false,
         },
     };
