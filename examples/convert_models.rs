@@ -1,5 +1,5 @@
 //! Relayouts that convert as they copy, as a model's pre- and post-processing calls them:
-//! camera frames to a normalized NCHW tensor (the input of an `ort` or `tract` session), the
+//! camera frames to a normalized NCHW tensor (the input of an `ort` or `tract` model), the
 //! heads of an attention layer stored in a `bf16` KV cache and read back (as `candle` keeps
 //! them), a quantized projection with its last two axes swapped, and a convolution's input in
 //! oneDNN's `nChw16c` layout, padded, with the ONNX nodes of each.

@@ -1,6 +1,6 @@
 //! einops `rearrange` on the relayouts of converted models, as their Rust ports write them:
 //! attention heads split and merged, Swin's window partition and its reverse, PixelShuffle, ViT
-//! patches; which are views and which copy, and the typed result a session wants.
+//! patches; which are views and which copy, and the typed result an inference call wants.
 //!
 //! `cargo run --example rearrange_models`
 

@@ -358,33 +358,73 @@ macro_rules! quantized {
 
 quantized!(i8, u8, i16, u16);
 
-/// Scales, zero points, and the zero points as `f32`.
-type QuantParams<T> = (Vec<f32>, Vec<T>, Vec<f32>);
-
-/// Checked scales and zero points of [`Quantize`] and [`Dequantize`].
-fn quant_params<T: Quantized>(
-    name: &str,
+/// The checked scales and zero points of [`Quantize`] and [`Dequantize`] (the zero points as
+/// `f32` too, for the kernels), per tensor or along `axis`.
+#[derive(Debug, Clone, PartialEq)]
+struct QuantParams<T> {
     axis: Option<usize>,
     scale: Vec<f32>,
     zero_point: Vec<T>,
-) -> Result<QuantParams<T>, ReshapeError> {
-    let fail = |why: String| {
-        Err(Fail::new(Rule::ConversionAxis, axis, why).attach_no_input(Origin::Convert, name))
-    };
-    if scale.len() != zero_point.len() {
-        return fail(format!(
-            "{} scales and {} zero points: one of each per index",
-            scale.len(),
-            zero_point.len()
-        ));
+    zero_f32: Vec<f32>,
+}
+
+impl<T: Quantized> QuantParams<T> {
+    /// The parameters, or the error naming `name` for lengths that differ or a scale that is 0
+    /// or not finite.
+    fn checked(
+        name: &str,
+        axis: Option<usize>,
+        scale: Vec<f32>,
+        zero_point: Vec<T>,
+    ) -> Result<QuantParams<T>, ReshapeError> {
+        let fail = |why: String| {
+            Err(Fail::new(Rule::ConversionAxis, axis, why).attach_no_input(Origin::Convert, name))
+        };
+        if scale.len() != zero_point.len() {
+            return fail(format!(
+                "{} scales and {} zero points: one of each per index",
+                scale.len(),
+                zero_point.len()
+            ));
+        }
+        if let Some(s) = scale.iter().find(|s| !(s.is_finite() && **s != 0.0)) {
+            return fail(format!(
+                "a scale of {s}: scales are finite and not zero (ONNX)"
+            ));
+        }
+        let zero_f32 = zero_point.iter().map(|z| z.to_f32()).collect();
+        Ok(QuantParams {
+            axis,
+            scale,
+            zero_point,
+            zero_f32,
+        })
     }
-    if let Some(s) = scale.iter().find(|s| !(s.is_finite() && **s != 0.0)) {
-        return fail(format!(
-            "a scale of {s}: scales are finite and not zero (ONNX)"
-        ));
+
+    /// The scale and zero point of index `at` along the axis.
+    #[inline(always)]
+    fn at(&self, at: usize) -> (f32, f32) {
+        let k = index(self.axis, at, self.scale.len());
+        (pick(&self.scale, k, 1.0), pick(&self.zero_f32, k, 0.0))
     }
-    let z = zero_point.iter().map(|z| z.to_f32()).collect();
-    Ok((scale, zero_point, z))
+
+    fn axis(&self) -> Option<(usize, usize)> {
+        self.axis.map(|a| (a, self.scale.len()))
+    }
+
+    /// The step of the kernel `op`, with these parameters.
+    fn step(&self, op: Op) -> Step<'_> {
+        Step {
+            op,
+            scale: &self.scale,
+            shift: &self.zero_f32,
+        }
+    }
+
+    /// The zero points as ONNX holds them.
+    fn zero_i64(&self) -> Vec<i64> {
+        self.zero_f32.iter().map(|&z| z as i64).collect()
+    }
 }
 
 /// ONNX `QuantizeLinear` from `f32`: `saturate(round_half_even(a / scale) + zero_point)` into
@@ -402,12 +442,7 @@ fn quant_params<T: Quantized>(
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Quantize<T> {
-    axis: Option<usize>,
-    scale: Vec<f32>,
-    zero_point: Vec<T>,
-    zero_f32: Vec<f32>,
-}
+pub struct Quantize<T>(QuantParams<T>);
 
 impl<T: Quantized> Quantize<T> {
     /// One scale and zero point for every element.
@@ -416,14 +451,7 @@ impl<T: Quantized> Quantize<T> {
     ///
     /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
     pub fn new(scale: f32, zero_point: T) -> Result<Quantize<T>, ReshapeError> {
-        let (scale, zero_point, zero_f32) =
-            quant_params("quantize", None, vec![scale], vec![zero_point])?;
-        Ok(Quantize {
-            axis: None,
-            scale,
-            zero_point,
-            zero_f32,
-        })
+        QuantParams::checked("quantize", None, vec![scale], vec![zero_point]).map(Quantize)
     }
 
     /// A scale and zero point per index along the output's `axis`.
@@ -436,14 +464,7 @@ impl<T: Quantized> Quantize<T> {
         scale: Vec<f32>,
         zero_point: Vec<T>,
     ) -> Result<Quantize<T>, ReshapeError> {
-        let (scale, zero_point, zero_f32) =
-            quant_params("quantize", Some(axis), scale, zero_point)?;
-        Ok(Quantize {
-            axis: Some(axis),
-            scale,
-            zero_point,
-            zero_f32,
-        })
+        QuantParams::checked("quantize", Some(axis), scale, zero_point).map(Quantize)
     }
 }
 
@@ -452,8 +473,8 @@ impl<T> Sealed for Quantize<T> {}
 impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
     #[inline(always)]
     fn convert(&self, a: &f32, at: usize) -> T {
-        let k = index(self.axis, at, self.scale.len());
-        let v = (a / pick(&self.scale, k, 1.0)).round_ties_even() + pick(&self.zero_f32, k, 0.0);
+        let (scale, zero) = self.0.at(at);
+        let v = (a / scale).round_ties_even() + zero;
         // The vector kernels' `max` and `min`: a NaN takes the bound.
         let v = if v > T::LOW { v } else { T::LOW };
         let v = if v < T::HIGH { v } else { T::HIGH };
@@ -461,27 +482,22 @@ impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
     }
 
     fn axis(&self) -> Option<(usize, usize)> {
-        self.axis.map(|a| (a, self.scale.len()))
+        self.0.axis()
     }
 
     fn step(&self) -> Step<'_> {
-        let op = match () {
+        self.0.step(match () {
             _ if same::<T, i8>() => Op::QuantizeI8,
             _ if same::<T, u8>() => Op::QuantizeU8,
             _ => Op::Each,
-        };
-        Step {
-            op,
-            scale: &self.scale,
-            shift: &self.zero_f32,
-        }
+        })
     }
 
     fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
         Some(vec![OnnxNode::QuantizeLinear {
-            axis: self.axis,
-            scale: self.scale.clone(),
-            zero_point: self.zero_f32.iter().map(|&z| z as i64).collect(),
+            axis: self.0.axis,
+            scale: self.0.scale.clone(),
+            zero_point: self.0.zero_i64(),
             to: onnx_type::<T>()?,
         }])
     }
@@ -500,12 +516,7 @@ impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
-pub struct Dequantize<T> {
-    axis: Option<usize>,
-    scale: Vec<f32>,
-    zero_point: Vec<T>,
-    zero_f32: Vec<f32>,
-}
+pub struct Dequantize<T>(QuantParams<T>);
 
 impl<T: Quantized> Dequantize<T> {
     /// One scale and zero point for every element.
@@ -514,14 +525,7 @@ impl<T: Quantized> Dequantize<T> {
     ///
     /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
     pub fn new(scale: f32, zero_point: T) -> Result<Dequantize<T>, ReshapeError> {
-        let (scale, zero_point, zero_f32) =
-            quant_params("dequantize", None, vec![scale], vec![zero_point])?;
-        Ok(Dequantize {
-            axis: None,
-            scale,
-            zero_point,
-            zero_f32,
-        })
+        QuantParams::checked("dequantize", None, vec![scale], vec![zero_point]).map(Dequantize)
     }
 
     /// A scale and zero point per index along the output's `axis`.
@@ -534,14 +538,7 @@ impl<T: Quantized> Dequantize<T> {
         scale: Vec<f32>,
         zero_point: Vec<T>,
     ) -> Result<Dequantize<T>, ReshapeError> {
-        let (scale, zero_point, zero_f32) =
-            quant_params("dequantize", Some(axis), scale, zero_point)?;
-        Ok(Dequantize {
-            axis: Some(axis),
-            scale,
-            zero_point,
-            zero_f32,
-        })
+        QuantParams::checked("dequantize", Some(axis), scale, zero_point).map(Dequantize)
     }
 }
 
@@ -550,32 +547,27 @@ impl<T> Sealed for Dequantize<T> {}
 impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
     #[inline(always)]
     fn convert(&self, a: &T, at: usize) -> f32 {
-        let k = index(self.axis, at, self.scale.len());
-        (a.to_f32() - pick(&self.zero_f32, k, 0.0)) * pick(&self.scale, k, 1.0)
+        let (scale, zero) = self.0.at(at);
+        (a.to_f32() - zero) * scale
     }
 
     fn axis(&self) -> Option<(usize, usize)> {
-        self.axis.map(|a| (a, self.scale.len()))
+        self.0.axis()
     }
 
     fn step(&self) -> Step<'_> {
-        let op = match () {
+        self.0.step(match () {
             _ if same::<T, i8>() => Op::DequantizeI8,
             _ if same::<T, u8>() => Op::DequantizeU8,
             _ => Op::Each,
-        };
-        Step {
-            op,
-            scale: &self.scale,
-            shift: &self.zero_f32,
-        }
+        })
     }
 
     fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
         Some(vec![OnnxNode::DequantizeLinear {
-            axis: self.axis,
-            scale: self.scale.clone(),
-            zero_point: self.zero_f32.iter().map(|&z| z as i64).collect(),
+            axis: self.0.axis,
+            scale: self.0.scale.clone(),
+            zero_point: self.0.zero_i64(),
         }])
     }
 }

@@ -42,7 +42,9 @@ impl Evaluator<'_> {
     fn poly(&mut self, p: &Poly) -> Value {
         let mut sum = Rat::ZERO;
         for (m, c) in &p.terms {
-            let term = self.mono(m).and_then(|v| v.mul(*c).ok_or(NoValue::Overflow));
+            let term = self
+                .mono(m)
+                .and_then(|v| v.mul(*c).ok_or(NoValue::Overflow));
             let next = term.and_then(|t| sum.add(t).ok_or(NoValue::Overflow));
             match next {
                 Ok(v) => sum = v,

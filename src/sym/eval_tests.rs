@@ -147,5 +147,8 @@ fn expanded_powers_evaluate_past_i128_terms() {
         big = big * t.clone();
     }
     assert_eq!(big.eval_int(&[("T", 1 << 20)]), None);
-    assert_eq!(super::value(&big, &[("T", 1 << 20)]), Err(super::NoValue::Overflow));
+    assert_eq!(
+        super::value(&big, &[("T", 1 << 20)]),
+        Err(super::NoValue::Overflow)
+    );
 }
