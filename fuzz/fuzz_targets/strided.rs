@@ -129,7 +129,11 @@ fn valid(v: &View) -> bool {
 
 /// The view read index by index, the last (C) or the first (F) axis fastest.
 fn reference<T: Clone>(data: &[T], v: &View, f: bool) -> Vec<T> {
-    let n: usize = v.shape.iter().product();
+    // An empty view may have other dims whose product passes `usize`.
+    let n: usize = match v.shape.contains(&0) {
+        true => 0,
+        false => v.shape.iter().product(),
+    };
     let rank = v.shape.len();
     let mut idx = vec![0usize; rank];
     let mut out = Vec::with_capacity(n);
