@@ -161,11 +161,11 @@
 //! thread a core: T threads in all for a global pool of T - 1), which then stay ready for the same thread's
 //! next copy for 200 µs ([`set_helper_standby`]), giving way to any other work of the pool or
 //! of the system meanwhile. Elements of the primitive number types, `bool`, `char`, `half`'s
-//! `f16` and `bf16`, and arrays of these move as bytes (vector registers, `memcpy`, streaming
-//! stores past the caches); any other `Clone` type, a `Copy` newtype of `u16` included, is
-//! cloned element by element, in cache-blocked tiles where a transpose needs them: a generic
-//! copy cannot tell on stable Rust that a type is `Copy` and has no padding bytes, which the
-//! vector kernels would read.
+//! `f16` and `bf16`, `num_complex::Complex` of a number, arrays of these, and the types a user
+//! declares with [`PlainData`] move as bytes (vector registers, `memcpy`, streaming stores past
+//! the caches); any other `Clone` type is cloned element by element, in cache-blocked tiles
+//! where a transpose needs them: a generic copy cannot tell on stable Rust that a type is
+//! `Copy` and has no padding bytes, which the vector kernels would read.
 //!
 //! ```
 //! use ndarray::{s, Array};

@@ -2,9 +2,9 @@
 //! caller's, contiguous in that order; row copies, cache-blocked tiles of two axes (of elements
 //! or of whole rows) or of two axis groups (`groups.rs`), on rayon when large.
 //!
-//! With `view`, the only module with `unsafe` code (raw writes into the output). An F-order
-//! reading is a C-order reading of the axes reversed, so past [`Source::read_dims`] the kernels only
-//! know C order.
+//! With `view`, where the crate's `unsafe` code lives (raw writes into the output; `strided`
+//! adds only its raw-pointer constructor). An F-order reading is a C-order reading of the axes
+//! reversed, so past [`Source::read_dims`] the kernels only know C order.
 
 pub(crate) mod convert;
 pub(crate) mod fold;

@@ -1,9 +1,10 @@
 //! The no-copy path: the [`Plan`] of a reshape (target shape, reading order, view strides) and
 //! the construction of views from it, for the strict, mutable and consuming modes.
 //!
-//! This module and `copy/` are the only ones with `unsafe` code: here, building views over an
-//! array's elements from strides the solver found. Every entry point takes the array it plans
-//! for, so no caller can pair a plan with another array.
+//! This module and `copy/` hold the crate's `unsafe` code (besides `strided`'s raw-pointer
+//! constructor): here, building views over an array's elements from strides the solver found.
+//! Every entry point takes the array it plans for, so no caller can pair a plan with another
+//! array.
 
 use ndarray::{
     Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Axis, CowArray, CowRepr, Dimension, IxDyn,

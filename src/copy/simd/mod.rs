@@ -305,9 +305,8 @@ const STRIP: usize = 4096;
 /// whose output is contiguous along `q` (`nq` long, `sq` elements apart in the source), of
 /// elements of `size` bytes, with output rows along `p` `dp` elements apart: a deinterleave when
 /// the `p` axis is a packed group of 2 to 4 (`np == sq`), an interleave when `q` is one
-/// (`nq == dp`, the source rows `sq > 0` apart). With AVX2 the compiler's shuffles move 60 to
-/// 70 GB/s where the element tiles move 2 to 3; for the baseline the same loop, the scalar
-/// twin, still about 6 (BENCHMARKS.md, "Flips and small elements").
+/// (`nq == dp`, the source rows `sq > 0` apart): whole strips per call, over 20 times the
+/// element tiles' speed with AVX2 (BENCHMARKS.md, "Flips and small elements").
 #[inline]
 pub(super) fn strip(size: usize, (np, nq): (usize, usize), sq: isize, dp: usize) -> Option<Kernel> {
     #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -376,24 +375,20 @@ pub(super) unsafe fn strip_loop<T: Copy, const K: usize, const SPLIT: bool>(
 }
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes4InL1`] for 4-byte elements:
-/// source and output then fit in a 48 KiB L1 data cache together. Measured 1.2x to 1.4x
-/// [`Kernel::Bytes4`] from 16 to 25 KiB, slower from 30 KiB on (BENCHMARKS.md, "The vector
-/// kernels").
+/// source and output then fit in a 48 KiB L1 data cache together, where it is the faster one
+/// (BENCHMARKS.md, "The vector kernels").
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))] // the x86 kernels' own
 const IN_L1_BYTES: usize = 24 * 1024;
 
 /// Copies of at most this many output bytes use [`Kernel::Bytes8`] for 8-byte elements on
-/// Intel (the scalar tiles past it); AMD takes it at every size. On an Intel Xeon it measured
-/// 1.3x to 1.5x faster at 25 and 32 KiB, 0.8x to 1.2x at 40 and 50 KiB, slower from 63 KiB on;
-/// on an AMD EPYC 1.2x to 4x faster from 128 KiB to 128 MiB, in narrower tiles at
-/// [`CONFLICT_STRIDE_8`] (BENCHMARKS.md, "The vector kernels").
+/// Intel (the scalar tiles are faster past it); AMD takes it at every size, in narrower tiles
+/// at [`CONFLICT_STRIDE_8`] (BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const IN_L1_BYTES_8: usize = 32 * 1024;
 
 /// On AMD, 8-byte elements past L1 whose source rows are this many bytes apart take
-/// [`Kernel::Bytes8Narrow`]: in the usual tiles (32 output rows 2 KiB apart, 16 to an L1 set)
-/// the 8 x 8 blocks measured 0.75x to 0.9x of the scalar tiles; in tiles of [`NARROW_TILE`]
-/// rows 1.2x to 1.8x of them (256 x 256 `f64`; BENCHMARKS.md, "The vector kernels").
+/// [`Kernel::Bytes8Narrow`]: the usual tiles (32 output rows 2 KiB apart, 16 to an L1 set)
+/// would conflict in the cache (BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const CONFLICT_STRIDE_8: usize = 2048;
 
@@ -403,9 +398,8 @@ const NARROW_TILE: usize = 16;
 
 /// Past L1, 4-byte elements whose source rows are a multiple of this many bytes apart, into
 /// output rows of at least this many bytes, take [`Kernel::Bytes4Wide`]: the 8 rows of an
-/// 8 x 8 block then share few cache sets. Measured 1.0x to 1.5x the AVX2 kernel on such
-/// transposes (sides 256 to 2048), 0.75x to 1.05x on other strides and on a batched permute
-/// with 256-byte output rows (BENCHMARKS.md, "The vector kernels").
+/// 8 x 8 block then share few cache sets, the one case where it beats the AVX2 kernel
+/// (BENCHMARKS.md, "The vector kernels").
 #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
 const WIDE_STRIDE: usize = 1024;
 
