@@ -4,7 +4,7 @@
     cargo bench -p ndarray_reshape_bench --bench copy --bench view
     python3 scripts/bench_report.py            # prints markdown tables, writes docs/ladder.svg
 
-Every number comes from one run's `new/estimates.json` (the mean), so the ratios compare
+Every number comes from one run's `new/estimates.json` (the median), so the ratios compare
 measurements taken in the same run. Only the standard library is used.
 """
 
@@ -21,7 +21,7 @@ OURS = "ndarray_reshape"
 
 
 def load():
-    """{group: {function: {param: (mean_ns, bytes)}}} from every benchmark.json found."""
+    """{group: {function: {param: (median_ns, bytes)}}} from every benchmark.json found."""
     out = {}
     for dirpath, _dirs, files in os.walk(CRIT):
         if os.path.basename(dirpath) != "new" or "benchmark.json" not in files:
@@ -34,7 +34,7 @@ def load():
         nbytes = tp.get("Bytes") or tp.get("BytesDecimal")
         param = bench.get("value_str") or ""
         out.setdefault(bench["group_id"], {}).setdefault(bench["function_id"], {})[param] = (
-            est["mean"]["point_estimate"],
+            est["median"]["point_estimate"],
             nbytes,
         )
     return out
