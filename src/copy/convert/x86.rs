@@ -8,6 +8,33 @@ use std::arch::x86_64::*;
 use super::{Rows, Vector};
 use crate::convert::{Op, Step};
 
+/// The loop of every kernel: for each of `rows.count` runs (the first at `$src` and `$dst`, the
+/// next ones `rows.src` and `rows.dst` elements further), `$body` at each `$t` that starts a
+/// whole vector of `$w` elements (`$t + $w <= $n`), with `$src` and `$dst` at the run's start.
+/// Its value is how many elements of each run were converted. A macro, not a function taking
+/// a closure, so that the body is compiled with the kernel's target features.
+macro_rules! each_vector {
+    ($src:ident, $dst:ident, $n:expr, $rows:expr, $w:literal, |$t:ident| $body:block) => {{
+        let (rows, n): (Rows, usize) = ($rows, $n);
+        for r in 0..rows.count {
+            let ($src, $dst) = (
+                $src.wrapping_offset(rows.src_step(r)),
+                $dst.wrapping_add(r * rows.dst),
+            );
+            let mut $t = 0;
+            while $t + $w <= n {
+                $body
+                $t += $w;
+            }
+        }
+        if rows.count == 0 {
+            0
+        } else {
+            n - n % $w
+        }
+    }};
+}
+
 /// The kernels this machine runs for `op`.
 pub(super) fn level(op: Op) -> Vector {
     let avx2 = is_x86_feature_detected!("avx2");
@@ -124,27 +151,16 @@ unsafe fn bf16_lanes(x: __m256i) -> __m256i {
 /// `f32` to `bf16`, 16 at a time.
 #[target_feature(enable = "avx2")]
 unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize, rows: Rows) -> usize {
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 16 <= n {
-            // SAFETY: `t + 16 <= n` (the caller's contract for `src[..n]`, `dst[..n]`).
-            unsafe {
-                let a = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
-                let b = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
-                // The 16-bit packs interleave the 128-bit halves: put them back in order.
-                let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
-                store(dst.add(t).cast(), packed, rows.stream);
-            }
-            t += 16;
+    each_vector!(src, dst, n, rows, 16, |t| {
+        // SAFETY: `t + 16 <= n` (the caller's contract for `src[..n]`, `dst[..n]`).
+        unsafe {
+            let a = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+            let b = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+            // The 16-bit packs interleave the 128-bit halves: put them back in order.
+            let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+            store(dst.add(t).cast(), packed, rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `f32` to `bf16` with AVX-512 BF16's `vcvtneps2bf16`, which rounds to nearest even and
@@ -154,110 +170,66 @@ unsafe fn to_bf16(src: *const i32, dst: *mut u16, n: usize, rows: Rows) -> usize
 #[clippy::msrv = "1.89"] // compiled only from 1.89 on (`cfg(avx512)`, from `build.rs`)
 #[target_feature(enable = "avx512f,avx512bf16,avx2")]
 unsafe fn to_bf16_avx512(src: *const f32, dst: *mut u16, n: usize, rows: Rows) -> usize {
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 16 <= n {
-            // SAFETY: `t + 16 <= n` (the caller's contract).
-            unsafe {
-                let x = _mm512_loadu_ps(src.add(t));
-                let bits = _mm512_castps_si512(x);
-                let exp_zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f80_0000));
-                let subnormal =
-                    _mm512_mask_test_epi32_mask(exp_zero, bits, _mm512_set1_epi32(0x007f_ffff));
-                let out: __m256i = if subnormal == 0 {
-                    std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x))
-                } else {
-                    let lo = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
-                    let hi = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
-                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi))
-                };
-                store(dst.add(t).cast(), out, rows.stream);
-            }
-            t += 16;
+    each_vector!(src, dst, n, rows, 16, |t| {
+        // SAFETY: `t + 16 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm512_loadu_ps(src.add(t));
+            let bits = _mm512_castps_si512(x);
+            let exp_zero = _mm512_testn_epi32_mask(bits, _mm512_set1_epi32(0x7f80_0000));
+            let subnormal =
+                _mm512_mask_test_epi32_mask(exp_zero, bits, _mm512_set1_epi32(0x007f_ffff));
+            let out: __m256i = if subnormal == 0 {
+                std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x))
+            } else {
+                let lo = bf16_lanes(_mm256_loadu_si256(src.add(t).cast()));
+                let hi = bf16_lanes(_mm256_loadu_si256(src.add(t + 8).cast()));
+                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi))
+            };
+            store(dst.add(t).cast(), out, rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `f32` to `f16` with F16C, rounding to nearest even (the `half` crate's result).
 #[target_feature(enable = "avx2,f16c")]
 unsafe fn to_f16(src: *const f32, dst: *mut u16, n: usize, rows: Rows) -> usize {
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 8 <= n {
-            // SAFETY: `t + 8 <= n` (the caller's contract).
-            unsafe {
-                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(t)));
-                store_half(dst.add(t).cast(), h, rows.stream);
-            }
-            t += 8;
+    each_vector!(src, dst, n, rows, 8, |t| {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(src.add(t)));
+            store_half(dst.add(t).cast(), h, rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `bf16` to `f32`: the bits shifted up, a NaN quieted (as the `half` crate).
 #[target_feature(enable = "avx2")]
 unsafe fn from_bf16(src: *const u16, dst: *mut f32, n: usize, rows: Rows) -> usize {
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 8 <= n {
-            // SAFETY: `t + 8 <= n` (the caller's contract).
-            unsafe {
-                let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(t).cast()));
-                let x = _mm256_slli_epi32::<16>(x);
-                let nan = _mm256_cmpgt_epi32(
-                    _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
-                    _mm256_set1_epi32(0x7f80_0000),
-                );
-                let x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)));
-                store(dst.add(t).cast(), x, rows.stream);
-            }
-            t += 8;
+    each_vector!(src, dst, n, rows, 8, |t| {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_cvtepu16_epi32(_mm_loadu_si128(src.add(t).cast()));
+            let x = _mm256_slli_epi32::<16>(x);
+            let nan = _mm256_cmpgt_epi32(
+                _mm256_and_si256(x, _mm256_set1_epi32(0x7fff_ffff)),
+                _mm256_set1_epi32(0x7f80_0000),
+            );
+            let x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000)));
+            store(dst.add(t).cast(), x, rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `f16` to `f32` with F16C (exact).
 #[target_feature(enable = "avx2,f16c")]
 unsafe fn from_f16(src: *const u16, dst: *mut f32, n: usize, rows: Rows) -> usize {
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 8 <= n {
-            // SAFETY: `t + 8 <= n` (the caller's contract).
-            unsafe {
-                let x = _mm256_cvtph_ps(_mm_loadu_si128(src.add(t).cast()));
-                store(dst.add(t).cast(), _mm256_castps_si256(x), rows.stream);
-            }
-            t += 8;
+    each_vector!(src, dst, n, rows, 8, |t| {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_cvtph_ps(_mm_loadu_si128(src.add(t).cast()));
+            store(dst.add(t).cast(), _mm256_castps_si256(x), rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `u8 as f32 * scale + shift` (a product, then a sum).
@@ -273,35 +245,24 @@ unsafe fn affine_u8(
     // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
     #[allow(unused_unsafe)]
     let (s, h) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(shift)) };
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 16 <= n {
-            // SAFETY: `t + 16 <= n` (the caller's contract).
-            unsafe {
-                let bytes = _mm_loadu_si128(src.add(t).cast());
-                let lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
-                let hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)));
-                store(
-                    dst.add(t).cast(),
-                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(lo, s), h)),
-                    rows.stream,
-                );
-                store(
-                    dst.add(t + 8).cast(),
-                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(hi, s), h)),
-                    rows.stream,
-                );
-            }
-            t += 16;
+    each_vector!(src, dst, n, rows, 16, |t| {
+        // SAFETY: `t + 16 <= n` (the caller's contract).
+        unsafe {
+            let bytes = _mm_loadu_si128(src.add(t).cast());
+            let lo = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+            let hi = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(bytes)));
+            store(
+                dst.add(t).cast(),
+                _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(lo, s), h)),
+                rows.stream,
+            );
+            store(
+                dst.add(t + 8).cast(),
+                _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(hi, s), h)),
+                rows.stream,
+            );
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// `f32 * scale + shift`.
@@ -317,28 +278,17 @@ unsafe fn affine_f32(
     // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
     #[allow(unused_unsafe)]
     let (s, h) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(shift)) };
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 8 <= n {
-            // SAFETY: `t + 8 <= n` (the caller's contract).
-            unsafe {
-                let x = _mm256_loadu_ps(src.add(t));
-                store(
-                    dst.add(t).cast(),
-                    _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(x, s), h)),
-                    rows.stream,
-                );
-            }
-            t += 8;
+    each_vector!(src, dst, n, rows, 8, |t| {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let x = _mm256_loadu_ps(src.add(t));
+            store(
+                dst.add(t).cast(),
+                _mm256_castps_si256(_mm256_add_ps(_mm256_mul_ps(x, s), h)),
+                rows.stream,
+            );
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// ONNX `QuantizeLinear` of `f32` into `i8` (`SIGNED`) or `u8`: the quotient rounded to
@@ -369,36 +319,25 @@ unsafe fn quantize<const SIGNED: bool>(
             _mm256_set1_ps(hi),
         ]
     };
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 32 <= n {
-            // SAFETY: `t + 32 <= n` (the caller's contract).
-            unsafe {
-                let i0 = quantize_lanes(_mm256_loadu_ps(src.add(t)), p);
-                let i1 = quantize_lanes(_mm256_loadu_ps(src.add(t + 8)), p);
-                let i2 = quantize_lanes(_mm256_loadu_ps(src.add(t + 16)), p);
-                let i3 = quantize_lanes(_mm256_loadu_ps(src.add(t + 24)), p);
-                // Values in range already: the packs only narrow (lane-interleaved, then ordered).
-                let w0 = _mm256_packs_epi32(i0, i1);
-                let w1 = _mm256_packs_epi32(i2, i3);
-                let b = if SIGNED {
-                    _mm256_packs_epi16(w0, w1)
-                } else {
-                    _mm256_packus_epi16(w0, w1)
-                };
-                let b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-                store(dst.add(t).cast(), b, rows.stream);
-            }
-            t += 32;
+    each_vector!(src, dst, n, rows, 32, |t| {
+        // SAFETY: `t + 32 <= n` (the caller's contract).
+        unsafe {
+            let i0 = quantize_lanes(_mm256_loadu_ps(src.add(t)), p);
+            let i1 = quantize_lanes(_mm256_loadu_ps(src.add(t + 8)), p);
+            let i2 = quantize_lanes(_mm256_loadu_ps(src.add(t + 16)), p);
+            let i3 = quantize_lanes(_mm256_loadu_ps(src.add(t + 24)), p);
+            // Values in range already: the packs only narrow (lane-interleaved, then ordered).
+            let w0 = _mm256_packs_epi32(i0, i1);
+            let w1 = _mm256_packs_epi32(i2, i3);
+            let b = if SIGNED {
+                _mm256_packs_epi16(w0, w1)
+            } else {
+                _mm256_packus_epi16(w0, w1)
+            };
+            let b = _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            store(dst.add(t).cast(), b, rows.stream);
         }
-        done = t;
-    }
-    done
+    })
 }
 
 /// [`quantize`] of 8 lanes, with `[scale, zero, lo, hi]` in `p`: 32-bit integers in range.
@@ -429,32 +368,21 @@ unsafe fn dequantize<const SIGNED: bool>(
     // SAFETY: AVX, enabled here (a safe call from Rust 1.87 on, hence the allowance).
     #[allow(unused_unsafe)]
     let (s, z) = unsafe { (_mm256_set1_ps(scale), _mm256_set1_ps(zero)) };
-    let mut done = 0;
-    for r in 0..rows.count {
-        let (src, dst) = (
-            src.wrapping_offset(rows.src_step(r)),
-            dst.wrapping_add(r * rows.dst),
-        );
-        let mut t = 0;
-        while t + 8 <= n {
-            // SAFETY: `t + 8 <= n` (the caller's contract).
-            unsafe {
-                let bytes = _mm_loadl_epi64(src.add(t).cast());
-                let wide = if SIGNED {
-                    _mm256_cvtepi8_epi32(bytes)
-                } else {
-                    _mm256_cvtepu8_epi32(bytes)
-                };
-                let x = _mm256_sub_ps(_mm256_cvtepi32_ps(wide), z);
-                store(
-                    dst.add(t).cast(),
-                    _mm256_castps_si256(_mm256_mul_ps(x, s)),
-                    rows.stream,
-                );
-            }
-            t += 8;
+    each_vector!(src, dst, n, rows, 8, |t| {
+        // SAFETY: `t + 8 <= n` (the caller's contract).
+        unsafe {
+            let bytes = _mm_loadl_epi64(src.add(t).cast());
+            let wide = if SIGNED {
+                _mm256_cvtepi8_epi32(bytes)
+            } else {
+                _mm256_cvtepu8_epi32(bytes)
+            };
+            let x = _mm256_sub_ps(_mm256_cvtepi32_ps(wide), z);
+            store(
+                dst.add(t).cast(),
+                _mm256_castps_si256(_mm256_mul_ps(x, s)),
+                rows.stream,
+            );
         }
-        done = t;
-    }
-    done
+    })
 }
