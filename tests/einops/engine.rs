@@ -6,20 +6,7 @@
 use ndarray::{Array, ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{Reduction, ReshapeExt};
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// `base` viewed through a random layout of the same logical shape.
 fn layout<'a, T: Clone>(

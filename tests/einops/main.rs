@@ -10,4 +10,6 @@ mod einops_contract;
 mod cases;
 mod engine;
 mod errors;
+#[path = "../common/rng.rs"]
+mod rng;
 mod shapes;

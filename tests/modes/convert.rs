@@ -10,19 +10,7 @@ use ndarray_reshape::convert::{
 };
 use ndarray_reshape::{Np, OnnxNode, Order, Rearrange, ReshapeExt, ShapeSpec};
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// What `convert_with(spec, conv)` must give: the plain reshape's elements, each converted at
 /// its index along the conversion's axis.

@@ -15,3 +15,5 @@ mod in_place_and_layout;
 #[allow(clippy::module_inception)]
 mod modes;
 mod rearrange;
+#[path = "../common/rng.rs"]
+mod rng;
