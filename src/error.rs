@@ -472,6 +472,12 @@ impl Fail {
         Fail::new(rule, None, detail)
     }
 
+    /// [`Rule::OutputLength`]: a caller's buffer of `held` elements for a copy of `written`.
+    pub(crate) fn output_length(held: usize, written: usize) -> Self {
+        let why = format!("the output buffer holds {held} elements, the copy writes {written}");
+        Fail::whole(Rule::OutputLength, why)
+    }
+
     /// The [`ReshapeError`] of this failure from `origin` (a spec of a dialect, written as
     /// `spec`), applied to `input`: the one place where errors get their evidence.
     #[cold]

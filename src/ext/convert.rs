@@ -80,11 +80,8 @@ where
     let f = plan.reading == Reading::F;
     let n = a.len();
     if out.len() != n {
-        let why = format!(
-            "the output buffer holds {} elements, the copy writes {n}",
-            out.len()
-        );
-        return Err(reject(Rule::OutputLength, spec, a.shape(), &why));
+        let (dialect, written) = spec.describe();
+        return Err(Fail::output_length(out.len(), n).attach(dialect, a.shape(), written));
     }
     let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
     let reads = plan.reads();

@@ -412,8 +412,7 @@ where
     let n = a.len();
     let wrong_length = |len: usize| {
         let (dialect, written) = describe();
-        let why = format!("the output buffer holds {len} elements, the copy writes {n}");
-        Fail::whole(Rule::OutputLength, why).attach(dialect, a.shape(), written)
+        Fail::output_length(len, n).attach(dialect, a.shape(), written)
     };
     if out.len() != n {
         return Err(wrong_length(out.len()));

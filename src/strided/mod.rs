@@ -255,12 +255,7 @@ impl<A: Copy + Send + Sync> StridedSlice<'_, A> {
     /// ```
     pub fn copy_into(&self, order: impl Into<Order>, out: &mut [A]) -> Result<(), ReshapeError> {
         if out.len() != self.len {
-            let why = format!(
-                "the output buffer holds {} elements, the copy writes {}",
-                out.len(),
-                self.len
-            );
-            return Err(self.fail(Fail::whole(Rule::OutputLength, why)));
+            return Err(self.fail(Fail::output_length(out.len(), self.len)));
         }
         self.view.copy_into(self.reading(order.into()), out);
         Ok(())
@@ -300,12 +295,7 @@ impl<A: Sync> StridedSlice<'_, A> {
         C: Conversion<A, B> + ?Sized,
     {
         if out.len() != self.len {
-            let why = format!(
-                "the output buffer holds {} elements, the copy writes {}",
-                out.len(),
-                self.len
-            );
-            return Err(self.fail(Fail::whole(Rule::OutputLength, why)));
+            return Err(self.fail(Fail::output_length(out.len(), self.len)));
         }
         let reading = self.reading(order.into());
         let params = self.params(conv, reading)?;
