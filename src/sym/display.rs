@@ -109,24 +109,8 @@ fn count(d: &SymDim, seen: &mut HashMap<*const Atom, usize>, order: &mut Vec<Ato
             if !first {
                 continue;
             }
-            match id.get() {
-                Atom::Sym(_) => {}
-                Atom::FloorDiv(p, q)
-                | Atom::Mod(p, q)
-                | Atom::Min(p, q)
-                | Atom::Max(p, q)
-                | Atom::Eq(p, q)
-                | Atom::Lt(p, q)
-                | Atom::Le(p, q) => {
-                    count(p, seen, order);
-                    count(q, seen, order);
-                }
-                Atom::Select(c, p, q) => {
-                    count(c, seen, order);
-                    count(p, seen, order);
-                    count(q, seen, order);
-                }
-                Atom::Group(g) => count(g, seen, order),
+            for operand in id.get().operands() {
+                count(operand, seen, order);
             }
             order.push(id.clone());
         }

@@ -143,27 +143,12 @@ fn collect<'a>(d: &'a SymDim, out: &mut Vec<&'a str>) {
 }
 
 fn collect_atom<'a>(a: &'a AtomRef, out: &mut Vec<&'a str>) {
-    match a.get() {
-        Atom::Sym(n) => {
-            if !out.contains(&&**n) {
-                out.push(n);
-            }
+    if let Atom::Sym(n) = a.get() {
+        if !out.contains(&&**n) {
+            out.push(n);
         }
-        Atom::FloorDiv(x, y)
-        | Atom::Mod(x, y)
-        | Atom::Min(x, y)
-        | Atom::Max(x, y)
-        | Atom::Eq(x, y)
-        | Atom::Lt(x, y)
-        | Atom::Le(x, y) => {
-            collect(x, out);
-            collect(y, out);
-        }
-        Atom::Select(c, x, y) => {
-            collect(c, out);
-            collect(x, out);
-            collect(y, out);
-        }
-        Atom::Group(g) => collect(g, out),
+    }
+    for operand in a.get().operands() {
+        collect(operand, out);
     }
 }
