@@ -183,25 +183,6 @@ pub(crate) enum Atom {
     Group(SymDim),
 }
 
-impl Atom {
-    /// The expressions the atom is built of, in order (none for a symbol).
-    pub(crate) fn operands(&self) -> impl Iterator<Item = &SymDim> {
-        let (a, b, c) = match self {
-            Atom::Sym(_) => (None, None, None),
-            Atom::FloorDiv(x, y)
-            | Atom::Mod(x, y)
-            | Atom::Min(x, y)
-            | Atom::Max(x, y)
-            | Atom::Eq(x, y)
-            | Atom::Lt(x, y)
-            | Atom::Le(x, y) => (Some(x), Some(y), None),
-            Atom::Select(c, x, y) => (Some(c), Some(x), Some(y)),
-            Atom::Group(g) => (Some(g), None, None),
-        };
-        a.into_iter().chain(b).chain(c)
-    }
-}
-
 /// One interned form: its serial number (the canonical order of forms; never reused), its
 /// content, and its bounds once asked for (a fact of the form, asked again by every inference
 /// that meets it: BENCHMARKS.md, "What does symbolic inference cost?").

@@ -1,7 +1,7 @@
 //! Expressions rebuilt through the algebra, so that they are canonical again: with symbols
 //! replaced (a binding's values, an assumption's multiple written out), and with the
 //! comparisons, extremes and selections that given ranges decide, decided, bottom-up. And the
-//! symbols an expression names.
+//! symbols an expression names, and the parts of an atom (`Atom::operands`).
 
 use super::eval::{bounds_in, Bounds, Ranges};
 use super::expr::{Atom, AtomRef, Poly, Rat};
@@ -150,5 +150,24 @@ fn collect_atom<'a>(a: &'a AtomRef, out: &mut Vec<&'a str>) {
     }
     for operand in a.get().operands() {
         collect(operand, out);
+    }
+}
+
+impl Atom {
+    /// The expressions the atom is built of, in order (none for a symbol).
+    pub(crate) fn operands(&self) -> impl Iterator<Item = &SymDim> {
+        let (a, b, c) = match self {
+            Atom::Sym(_) => (None, None, None),
+            Atom::FloorDiv(x, y)
+            | Atom::Mod(x, y)
+            | Atom::Min(x, y)
+            | Atom::Max(x, y)
+            | Atom::Eq(x, y)
+            | Atom::Lt(x, y)
+            | Atom::Le(x, y) => (Some(x), Some(y), None),
+            Atom::Select(c, x, y) => (Some(c), Some(x), Some(y)),
+            Atom::Group(g) => (Some(g), None, None),
+        };
+        a.into_iter().chain(b).chain(c)
     }
 }
