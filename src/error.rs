@@ -48,6 +48,10 @@ pub enum Origin {
     /// No reshape spec: a conversion's parameters or a blocked layout
     /// ([`convert`](crate::convert)), named by the call.
     Convert,
+    /// No reshape spec: a node of a whole graph walked for its tensors' shapes
+    /// ([`Graph::infer`](crate::Graph::infer)), named as `name (OpType)` with its input
+    /// shapes; the position is the node's input or output.
+    Graph,
 }
 
 impl Origin {
@@ -71,6 +75,7 @@ impl Origin {
             Origin::Strided => "strided slice",
             Origin::Symbols => "symbols",
             Origin::Convert => "convert",
+            Origin::Graph => "graph node",
         }
     }
 }
@@ -206,13 +211,13 @@ impl fmt::Display for ErrorContext {
             Shown::Absent => write!(f, "{}; ", self.detail)?,
         }
         match self.origin {
-            Origin::ShapeOp | Origin::Strided | Origin::Convert => {
+            Origin::ShapeOp | Origin::Strided | Origin::Convert | Origin::Graph => {
                 write!(f, "{} {}", self.origin, self.spec)?;
             }
             _ => write!(f, "{} spec {}", self.origin, self.spec)?,
         }
         match (self.position, self.origin) {
-            (Some(p), Origin::ShapeOp) => write!(f, ", operand {p}")?,
+            (Some(p), Origin::ShapeOp | Origin::Graph) => write!(f, ", operand {p}")?,
             (Some(p), Origin::Strided | Origin::Convert) => write!(f, ", axis {p}")?,
             (Some(p), _) => write!(f, ", position {p}")?,
             (None, _) => {}
@@ -435,6 +440,14 @@ rules! {
     /// axis past the input's rank, a packed input whose last axis is not the block, or
     /// channels the blocks do not hold; the position is the axis.
     BlockedLayout => "blocked_layout",
+    /// Two dims of a graph's tensors that cannot broadcast (NumPy's rule: equal, or one of
+    /// them 1) for any value of the symbols ([`Graph::infer`](crate::Graph::infer)); the
+    /// position is the input.
+    Broadcast => "broadcast",
+    /// A node input that no graph input, initializer or earlier node output defines, or a
+    /// tensor defined twice ([`Graph::infer`](crate::Graph::infer)); the position is the
+    /// node's input.
+    UnknownTensor => "unknown_tensor",
 }
 
 impl fmt::Display for ReshapeError {

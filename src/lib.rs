@@ -395,6 +395,7 @@ pub mod fluid;
 mod graph;
 mod infer;
 pub mod layout;
+mod model;
 mod small;
 mod strided;
 mod sym;
@@ -418,6 +419,10 @@ pub use explain::{Explanation, Group, GroupKind, PatternExplanation, UnitMoves};
 pub use ext::pack;
 pub use ext::{IntoDim, ReshapeExt};
 pub use graph::{OpAttr, ShapeValue};
+pub use model::{
+    BoundShapes, ElemType, Graph, GraphCondition, GraphNode, GraphShapes, Inexact, InputDim,
+    NodeAttr, TensorData, TensorFact, UnknownOps,
+};
 pub use strided::StridedSlice;
 pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};
 

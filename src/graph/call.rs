@@ -15,12 +15,13 @@ use crate::sym::SymDim;
 pub(super) type Binary = fn(&ShapeValue, &ShapeValue) -> R<ShapeValue>;
 
 /// No upper bound on the inputs of a [`Row`].
-pub(super) const MANY: usize = usize::MAX;
+pub(crate) const MANY: usize = usize::MAX;
 
 /// One operator of a table, its signature declared once: the names it answers to, the opsets
 /// it holds for (ONNX), the inputs and attributes it takes, and what it computes. A call is
 /// checked against the signature before it runs.
-pub(super) struct Row {
+#[derive(Clone, Copy)]
+pub(crate) struct Row {
     names: &'static [&'static str],
     /// The first and last opset the row holds for.
     opsets: (i64, i64),
@@ -30,7 +31,9 @@ pub(super) struct Row {
     /// the operator reads its own, or the framework's programs carry more than the table reads
     /// (Paddle).
     attrs: Option<&'static [&'static str]>,
-    run: fn(&Call<'_>) -> R<ShapeValue>,
+    /// What the operator computes on shape values; `None` for a signature alone (a data
+    /// operator's, which the whole-graph walk reads).
+    run: Option<fn(&Call<'_>) -> R<ShapeValue>>,
 }
 
 impl Row {
@@ -45,38 +48,71 @@ impl Row {
             opsets: (1, i64::MAX),
             inputs,
             attrs: Some(attrs),
-            run,
+            run: Some(run),
         }
     }
 
+    /// A signature without a value rule: a data operator's.
+    pub(crate) const fn signature(
+        names: &'static [&'static str],
+        inputs: (usize, usize),
+        attrs: &'static [&'static str],
+    ) -> Row {
+        Row {
+            names,
+            opsets: (1, i64::MAX),
+            inputs,
+            attrs: Some(attrs),
+            run: None,
+        }
+    }
+
+    /// Whether the row is `name`'s at `opset`.
+    pub(crate) fn is(&self, name: &str, opset: i64) -> bool {
+        self.names.contains(&name) && (self.opsets.0..=self.opsets.1).contains(&opset)
+    }
+
+    /// The row's value rule.
+    pub(crate) fn value_rule(&self) -> Option<fn(&Call<'_>) -> R<ShapeValue>> {
+        self.run
+    }
+
+    /// Checks a call of `inputs` inputs against the signature.
+    pub(crate) fn check(&self, c: &Call<'_>, inputs: usize) -> R<()> {
+        if let Some(attrs) = self.attrs {
+            c.only(attrs)?;
+        }
+        c.arity_of(inputs, self.inputs.0, self.inputs.1)
+    }
+
     /// The row holds from opset `v` on.
-    pub(super) const fn from(mut self, v: i64) -> Row {
+    pub(crate) const fn from(mut self, v: i64) -> Row {
         self.opsets.0 = v;
         self
     }
 
     /// The row holds up to opset `v`.
-    pub(super) const fn until(mut self, v: i64) -> Row {
+    pub(crate) const fn until(mut self, v: i64) -> Row {
         self.opsets.1 = v;
         self
     }
 
     /// The operator reads its attributes itself.
-    pub(super) const fn any_attributes(mut self) -> Row {
+    pub(crate) const fn any_attributes(mut self) -> Row {
         self.attrs = None;
         self
     }
 }
 
 /// An operator called by name.
-pub(super) struct Call<'a> {
+pub(crate) struct Call<'a> {
     /// `"onnx"` or `"paddle"`: whose table.
-    pub(super) framework: &'static str,
-    pub(super) op: &'a str,
-    pub(super) inputs: &'a [ShapeValue],
-    pub(super) attrs: &'a [(&'a str, OpAttr)],
+    pub(crate) framework: &'static str,
+    pub(crate) op: &'a str,
+    pub(crate) inputs: &'a [ShapeValue],
+    pub(crate) attrs: &'a [(&'a str, OpAttr)],
     /// The ONNX opset; `None` for Paddle.
-    pub(super) opset: Option<i64>,
+    pub(crate) opset: Option<i64>,
 }
 
 type R<T> = Result<T, ReshapeError>;
@@ -108,22 +144,19 @@ impl Call<'_> {
     pub(super) fn run(&self, rows: &[Row]) -> R<ShapeValue> {
         let name = self.op.strip_prefix("pd_op.").unwrap_or(self.op);
         let opset = self.opset.unwrap_or(1);
-        let row = rows
+        let (row, run) = rows
             .iter()
-            .find(|r| r.names.contains(&name) && (r.opsets.0..=r.opsets.1).contains(&opset))
+            .find_map(|r| Some((r, r.run.filter(|_| r.is(name, opset))?)))
             .ok_or_else(|| self.unknown())?;
-        if let Some(attrs) = row.attrs {
-            self.only(attrs)?;
-        }
-        self.arity(row.inputs.0, row.inputs.1)?;
-        (row.run)(self)
+        row.check(self, self.inputs.len())?;
+        run(self)
     }
 
     /// The error of this call: `position` is an input's index, `None` for an attribute or
     /// the call as a whole.
     #[cold]
     #[inline(never)]
-    pub(super) fn fail(&self, rule: Rule, position: Option<usize>, detail: String) -> ReshapeError {
+    pub(crate) fn fail(&self, rule: Rule, position: Option<usize>, detail: String) -> ReshapeError {
         Fail::new(rule, position, detail).attach_no_input(Origin::ShapeOp, self)
     }
 
@@ -140,9 +173,8 @@ impl Call<'_> {
         )
     }
 
-    /// Checks that the call has `min..=max` inputs.
-    pub(super) fn arity(&self, min: usize, max: usize) -> R<()> {
-        let n = self.inputs.len();
+    /// Checks that `n` inputs are `min..=max`.
+    fn arity_of(&self, n: usize, min: usize, max: usize) -> R<()> {
         if (min..=max).contains(&n) {
             return Ok(());
         }
@@ -205,23 +237,23 @@ impl Call<'_> {
         }
     }
 
-    pub(super) fn int(&self, name: &str) -> R<Option<i64>> {
+    pub(crate) fn int(&self, name: &str) -> R<Option<i64>> {
         self.read(name, "an integer (or a list of one)", OpAttr::int)
     }
 
-    pub(super) fn ints(&self, name: &str) -> R<Option<Vec<i64>>> {
+    pub(crate) fn ints(&self, name: &str) -> R<Option<Vec<i64>>> {
         self.read(name, "a list of integers", OpAttr::ints)
     }
 
-    pub(super) fn float(&self, name: &str) -> R<Option<f64>> {
+    pub(crate) fn float(&self, name: &str) -> R<Option<f64>> {
         self.read(name, "a number (or a list of one)", OpAttr::float)
     }
 
-    pub(super) fn flag(&self, name: &str) -> R<Option<bool>> {
+    pub(crate) fn flag(&self, name: &str) -> R<Option<bool>> {
         self.read(name, "a flag (true, false, 0 or 1)", OpAttr::flag)
     }
 
-    pub(super) fn attr(&self, name: &str) -> Option<&OpAttr> {
+    pub(crate) fn attr(&self, name: &str) -> Option<&OpAttr> {
         self.attrs.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
     }
 
@@ -231,7 +263,7 @@ impl Call<'_> {
     }
 
     #[cold]
-    pub(super) fn missing(&self, name: &str) -> ReshapeError {
+    pub(crate) fn missing(&self, name: &str) -> ReshapeError {
         self.fail(
             Rule::BadAttribute,
             None,

@@ -14,5 +14,9 @@ mod ops;
 mod paddle_ops;
 mod value;
 
+pub(crate) use call::{Call, Row, MANY};
+pub(crate) use onnx_ops::onnx_row;
+pub(crate) use value::MAX_ENTRIES;
+
 pub use attr::OpAttr;
 pub use value::ShapeValue;

@@ -112,6 +112,12 @@ impl ShapeValue {
     }
 }
 
+/// The ONNX table's row of `op` at `opset`: the signature and value rule the whole-graph
+/// walk reads.
+pub(crate) fn onnx_row(op: &str, opset: i64) -> Option<&'static Row> {
+    ONNX.iter().find(|r| r.is(op, opset))
+}
+
 /// Binary element-wise operators: two inputs, no attributes.
 macro_rules! binary {
     ($name:literal, $f:ident) => {

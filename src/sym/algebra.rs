@@ -318,6 +318,9 @@ fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
             };
             return floor(&np, &nq, -a, -b);
         }
+        if let Some(merged) = nested_floor(p, c) {
+            return merged;
+        }
         if let Some(r) = reduce(p, c) {
             return match r.parts {
                 None => r.quo,
@@ -326,6 +329,38 @@ fn floor(p: &Poly, q: &Poly, a: SymDim, b: SymDim) -> SymDim {
         }
     }
     exact_multiple(a.clone(), b.clone()).unwrap_or_else(|| SymDim::of_atom(Atom::FloorDiv(a, b)))
+}
+
+/// `(n // d + r) // c` as `(n + d*r) // (d*c)` for constants `d, c > 0` and an integral `r`
+/// without that floor: `n // d + r == (n + d*r) // d` for every integer `r`, and a floor of a
+/// floor by positive integers is the floor by their product (a pooling stack's
+/// `((H // 2) // 2) // 2` is `H // 8`).
+fn nested_floor(p: &Poly, c: i128) -> Option<SymDim> {
+    if c <= 0 || !p.is_integral() {
+        return None;
+    }
+    let mut inner = None;
+    let mut rest = Vec::new();
+    for (m, k) in &p.terms {
+        match (m.as_slice(), inner.is_none()) {
+            ([(id, 1)], true) if *k == Rat::ONE => match id.get() {
+                Atom::FloorDiv(n, d) => match d.constant().filter(|&d| d > 0) {
+                    Some(d) => inner = Some((n.clone(), d)),
+                    None => rest.push((m.clone(), *k)),
+                },
+                _ => rest.push((m.clone(), *k)),
+            },
+            _ => rest.push((m.clone(), *k)),
+        }
+    }
+    let (n, d) = inner?;
+    let r = SymDim::of_poly(Some(Poly { terms: rest }));
+    let d = SymDim::int(d);
+    let num = n + d.clone() * r;
+    let den = d * SymDim::int(i64::try_from(c).ok()?);
+    (num.is_valid() && den.is_valid())
+        .then(|| num.floor_div(&den).ok())
+        .flatten()
 }
 
 /// The integer `c` as a dim (any `i128`).
@@ -441,6 +476,53 @@ mod tests {
         assert_eq!(k(0).floor_mod(&z).unwrap().eval(&[("H", 1)]), None);
         assert_eq!(k(0).floor_div(&h).unwrap(), k(0));
         assert_eq!((k(2) * h.clone()).floor_div(&h).unwrap(), k(2));
+    }
+
+    #[test]
+    fn floors_of_floors_merge() {
+        let h = s("H");
+        let pool = |x: &SymDim, pad: i64| (x.clone() + k(pad)).floor_div(&k(2)).unwrap();
+        let three = pool(&pool(&pool(&h, 1), 1), 1);
+        assert_eq!(three, (h.clone() + k(7)).floor_div(&k(8)).unwrap());
+        assert_eq!(
+            h.floor_div(&k(2))
+                .unwrap()
+                .floor_div(&k(2))
+                .unwrap()
+                .floor_div(&k(2))
+                .unwrap(),
+            h.floor_div(&k(8)).unwrap()
+        );
+        // Negative numerators, offsets, a multiple of the inner floor (not merged) and a
+        // negative outer divisor evaluate as Python's nested floors do.
+        let neg = (k(5) - h.clone()).floor_div(&k(3)).unwrap();
+        let cases = [
+            (neg.clone() - k(4)).floor_div(&k(2)).unwrap(),
+            (k(2) * neg.clone() + k(1)).floor_div(&k(4)).unwrap(),
+            neg.floor_div(&k(-2)).unwrap(),
+            (neg.clone() + h.floor_div(&k(5)).unwrap())
+                .floor_div(&k(7))
+                .unwrap(),
+        ];
+        for v in 1..200i64 {
+            let at = [("H", v as usize)];
+            let n = floor(5 - v, 3);
+            let want = [
+                floor(n - 4, 2),
+                floor(2 * n + 1, 4),
+                floor(n, -2),
+                floor(n + v / 5, 7),
+            ];
+            for (c, w) in cases.iter().zip(want) {
+                assert_eq!(c.eval_int(&at), Some(w), "{c} at {v}");
+            }
+            let stride = |x: i64| (x + 1) / 2;
+            assert_eq!(
+                three.eval_int(&at),
+                Some(stride(stride(stride(v)))),
+                "{three} at {v}"
+            );
+        }
     }
 
     fn floor(x: i64, y: i64) -> i64 {

@@ -268,6 +268,22 @@ impl Assumptions {
                 Exact::Never => Some(false),
                 Exact::Sometimes(_) => (!self.may_be_zero(&(l - r))).then_some(false),
             },
+            Kind::Broadcast => {
+                let one = SymDim::from(1);
+                let is = |a: &SymDim, b: &SymDim| match equals(a, b) {
+                    Exact::Always => Some(true),
+                    Exact::Never => Some(false),
+                    Exact::Sometimes(_) => {
+                        (!self.may_be_zero(&(a.clone() - b.clone()))).then_some(false)
+                    }
+                };
+                let all = [is(&l, &r), is(&l, &one), is(&r, &one)];
+                match all {
+                    _ if all.contains(&Some(true)) => Some(true),
+                    [Some(false), Some(false), Some(false)] => Some(false),
+                    _ => None,
+                }
+            }
             Kind::Divides => {
                 if r.is_zero() {
                     return None;

@@ -14,7 +14,8 @@ use super::{Repr, SymDim};
 ///
 /// ```
 /// use ndarray_reshape::SymDim;
-/// // Three stride-2 convolutions with padding: each output is (input + 1) // 2.
+/// // Three stride-2 convolutions with padding: each output is (input + 1) // 2, and a floor
+/// // of a floor is one floor.
 /// let (one, two) = (SymDim::from(1), SymDim::from(2));
 /// let mut h = SymDim::sym("H");
 /// let mut sizes = Vec::new();
@@ -23,14 +24,10 @@ use super::{Repr, SymDim};
 ///     sizes.push(h.clone());
 /// }
 /// let tokens = &sizes[2] * &sizes[2] + &sizes[1] * &SymDim::from(3);
-/// assert_eq!(
-///     tokens.to_string(),
-///     "((((H + 1) // 2 + 1) // 2 + 1) // 2)*((((H + 1) // 2 + 1) // 2 + 1) // 2) \
-///      + 3*(((H + 1) // 2 + 1) // 2)"
-/// );
+/// assert_eq!(tokens.to_string(), "((H + 7) // 8)*((H + 7) // 8) + 3*((H + 3) // 4)");
 /// assert_eq!(
 ///     format!("{tokens:#}"),
-///     "$1 = ((H + 1) // 2 + 1) // 2\n$2 = ($1 + 1) // 2\n$2*$2 + 3*$1"
+///     "$1 = (H + 7) // 8\n$1*$1 + 3*((H + 3) // 4)"
 /// );
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```

@@ -24,6 +24,8 @@ pub(crate) enum Kind {
     AtMost,
     /// `lhs != 0`: a graph's divisor.
     NonZero,
+    /// `lhs == rhs || lhs == 1 || rhs == 1`: two dims that broadcast (NumPy's rule).
+    Broadcast,
 }
 
 /// A condition on the symbols under which a symbolic inference holds: `3*N % 2 == 0` (a `-1`
@@ -81,6 +83,20 @@ impl Condition {
         }
     }
 
+    /// `a == b || a == 1 || b == 1`: two dims NumPy broadcasts, in the order they are written
+    /// (so that the text does not depend on which was built first).
+    pub(crate) fn broadcast(a: SymDim, b: SymDim) -> Condition {
+        let (lhs, rhs) = match a.to_string() <= b.to_string() {
+            true => (a, b),
+            false => (b, a),
+        };
+        Condition {
+            kind: Kind::Broadcast,
+            lhs,
+            rhs,
+        }
+    }
+
     /// `d != 0`: a divisor the graph divides by.
     pub(crate) fn nonzero(d: SymDim) -> Condition {
         Condition {
@@ -123,6 +139,10 @@ impl Condition {
                 _ => None,
             },
             Kind::Equals => Some(l.ok()? == r.ok()?),
+            Kind::Broadcast => {
+                let (l, r) = (l.ok()?, r.ok()?);
+                Some(l == r || l == Rat::ONE || r == Rat::ONE)
+            }
             Kind::NonZero => Some(l.ok()?.num != 0),
             Kind::Divides => {
                 let (l, r) = (l.ok()?, r.ok()?);
@@ -155,6 +175,10 @@ impl Condition {
             Kind::Equals => format!("{} == {}", side(&self.lhs), side(&self.rhs)),
             Kind::AtMost => format!("{} <= {}", side(&self.lhs), side(&self.rhs)),
             Kind::NonZero => format!("{} != 0", side(&self.lhs)),
+            Kind::Broadcast => {
+                let (a, b) = (side(&self.lhs), side(&self.rhs));
+                format!("{a} == {b} || {a} == 1 || {b} == 1")
+            }
         }
     }
 }
@@ -171,6 +195,10 @@ impl fmt::Display for Condition {
             Kind::Equals => write!(f, "{} == {}", self.lhs, self.rhs),
             Kind::AtMost => write!(f, "{} <= {}", self.lhs, self.rhs),
             Kind::NonZero => write!(f, "{} != 0", self.lhs),
+            Kind::Broadcast => {
+                let (a, b) = (&self.lhs, &self.rhs);
+                write!(f, "{a} == {b} || {a} == 1 || {b} == 1")
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod assumptions;
 mod memory;
+mod opshapes;
 mod shape_values;
 mod shapegraphs;
 mod soundness;

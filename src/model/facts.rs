@@ -1,0 +1,281 @@
+//! What a whole-graph walk knows of each tensor ([`TensorFact`]): its element type
+//! ([`ElemType`]), its shape in [`SymDim`]s, and, for a small integer tensor, the
+//! [`ShapeValue`] it holds.
+
+use std::fmt;
+
+use crate::graph::ShapeValue;
+use crate::sym::{Condition, SymDim};
+
+/// An ONNX element type (`TensorProto.DataType`), by its code: `ElemType::FLOAT` is 1,
+/// `ElemType::INT64` is 7. Any code is accepted (a newer type than the crate knows is shown
+/// as `type 42`).
+///
+/// ```
+/// use ndarray_reshape::ElemType;
+///
+/// assert_eq!(ElemType::from_code(7), ElemType::INT64);
+/// assert_eq!(ElemType::INT64.name(), "int64");
+/// assert!(ElemType::INT32.is_integer());
+/// assert!(!ElemType::FLOAT16.is_integer());
+/// assert_eq!(ElemType::from_code(42).to_string(), "type 42");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ElemType(i32);
+
+impl ElemType {
+    /// `float32` (1).
+    pub const FLOAT: ElemType = ElemType(1);
+    /// `uint8` (2).
+    pub const UINT8: ElemType = ElemType(2);
+    /// `int8` (3).
+    pub const INT8: ElemType = ElemType(3);
+    /// `uint16` (4).
+    pub const UINT16: ElemType = ElemType(4);
+    /// `int16` (5).
+    pub const INT16: ElemType = ElemType(5);
+    /// `int32` (6).
+    pub const INT32: ElemType = ElemType(6);
+    /// `int64` (7).
+    pub const INT64: ElemType = ElemType(7);
+    /// `string` (8).
+    pub const STRING: ElemType = ElemType(8);
+    /// `bool` (9).
+    pub const BOOL: ElemType = ElemType(9);
+    /// `float16` (10).
+    pub const FLOAT16: ElemType = ElemType(10);
+    /// `float64` (11).
+    pub const DOUBLE: ElemType = ElemType(11);
+    /// `uint32` (12).
+    pub const UINT32: ElemType = ElemType(12);
+    /// `uint64` (13).
+    pub const UINT64: ElemType = ElemType(13);
+    /// `bfloat16` (16).
+    pub const BFLOAT16: ElemType = ElemType(16);
+
+    /// The type of ONNX code `code`.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::ElemType::from_code(1), ndarray_reshape::ElemType::FLOAT);
+    /// ```
+    pub fn from_code(code: i32) -> ElemType {
+        ElemType(code)
+    }
+
+    /// The type's ONNX code.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::ElemType::BOOL.code(), 9);
+    /// ```
+    pub fn code(self) -> i32 {
+        self.0
+    }
+
+    /// The type of a NumPy-style name (`"float32"`, `"int64"`, `"bool"`), as graph records
+    /// and [`ShapeValue::cast`] write them; `None` for another name.
+    ///
+    /// ```
+    /// use ndarray_reshape::ElemType;
+    /// assert_eq!(ElemType::from_name("int32"), Some(ElemType::INT32));
+    /// assert_eq!(ElemType::from_name("float"), Some(ElemType::FLOAT));
+    /// assert_eq!(ElemType::from_name("tensor"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ElemType> {
+        let name = match name {
+            "float" => "float32",
+            "double" => "float64",
+            "half" => "float16",
+            n => n,
+        };
+        (1..=25)
+            .map(ElemType)
+            .find(|t| t.known_name() == Some(name))
+    }
+
+    fn known_name(self) -> Option<&'static str> {
+        Some(match self.0 {
+            1 => "float32",
+            2 => "uint8",
+            3 => "int8",
+            4 => "uint16",
+            5 => "int16",
+            6 => "int32",
+            7 => "int64",
+            8 => "string",
+            9 => "bool",
+            10 => "float16",
+            11 => "float64",
+            12 => "uint32",
+            13 => "uint64",
+            14 => "complex64",
+            15 => "complex128",
+            16 => "bfloat16",
+            17 => "float8e4m3fn",
+            18 => "float8e4m3fnuz",
+            19 => "float8e5m2",
+            20 => "float8e5m2fnuz",
+            21 => "uint4",
+            22 => "int4",
+            23 => "float4e2m1",
+            24 => "float8e8m0",
+            25 => "uint2",
+            _ => return None,
+        })
+    }
+
+    /// The type's name (`"float32"`, `"int64"`); `"?"` for a code the crate does not know.
+    ///
+    /// ```
+    /// assert_eq!(ndarray_reshape::ElemType::FLOAT.name(), "float32");
+    /// ```
+    pub fn name(self) -> &'static str {
+        self.known_name().unwrap_or("?")
+    }
+
+    /// An integer type (`bool` included): one whose small tensors a walk follows as
+    /// [`ShapeValue`]s.
+    ///
+    /// ```
+    /// assert!(ndarray_reshape::ElemType::BOOL.is_integer());
+    /// ```
+    pub fn is_integer(self) -> bool {
+        matches!(self.0, 2..=7 | 9 | 12 | 13 | 21 | 22 | 25)
+    }
+}
+
+impl fmt::Display for ElemType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.known_name() {
+            Some(n) => f.write_str(n),
+            None => write!(f, "type {}", self.0),
+        }
+    }
+}
+
+/// What a whole-graph walk ([`Graph::infer`](crate::Graph::infer)) knows of one tensor: its
+/// element type, its shape (each dim a [`SymDim`] over the graph inputs' symbols, or a
+/// fresh symbol where the graph's data decides it), the [`ShapeValue`] it holds where it is
+/// a small integer tensor computed from shapes and constants, and the conditions the node
+/// that computes it needs.
+///
+/// ```
+/// use ndarray_reshape::{ElemType, Graph, GraphNode, InputDim, SymDim};
+///
+/// let mut g = Graph::new(17);
+/// g.input("x", ElemType::FLOAT, [InputDim::named("B"), InputDim::from(64)]);
+/// g.node(GraphNode::new("Shape", ["x"], ["s"]));
+/// let shapes = g.infer(&Default::default())?;
+/// let s = shapes.fact("s").unwrap();
+/// assert_eq!(s.elem(), Some(ElemType::INT64));
+/// assert_eq!(s.shape(), Some(&[SymDim::from(2)][..]));
+/// assert_eq!(s.value().unwrap().to_string(), "[B, 64]");
+/// assert!(s.conditions().is_empty());
+/// # Ok::<(), ndarray_reshape::ReshapeError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorFact {
+    pub(crate) elem: Option<ElemType>,
+    pub(crate) shape: Option<Vec<SymDim>>,
+    pub(crate) value: Option<ShapeValue>,
+    /// The values of a small float constant (a `Resize`'s scales).
+    pub(crate) floats: Option<Vec<f64>>,
+    pub(crate) conditions: Vec<Condition>,
+}
+
+impl TensorFact {
+    /// A tensor of `elem` and `shape` (`None`: rank unknown), nothing else known.
+    pub(crate) fn new(elem: Option<ElemType>, shape: Option<Vec<SymDim>>) -> TensorFact {
+        TensorFact {
+            elem,
+            shape,
+            value: None,
+            floats: None,
+            conditions: Vec::new(),
+        }
+    }
+
+    /// The element type; `None` where no rule gives it (an operator outside the table,
+    /// walked on with fresh symbols).
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, InputDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("x", ElemType::FLOAT, [InputDim::from(3)]);
+    /// assert_eq!(g.infer(&Default::default())?.fact("x").unwrap().elem(), Some(ElemType::FLOAT));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn elem(&self) -> Option<ElemType> {
+        self.elem
+    }
+
+    /// The shape; `None` where the rank is not known (an input declared without a shape).
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, InputDim, SymDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("x", ElemType::FLOAT, [InputDim::from(3), InputDim::named("T")]);
+    /// let shapes = g.infer(&Default::default())?;
+    /// assert_eq!(shapes.fact("x").unwrap().shape(), Some(&[SymDim::from(3), SymDim::sym("T")][..]));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn shape(&self) -> Option<&[SymDim]> {
+        self.shape.as_deref()
+    }
+
+    /// The integer values the tensor holds, where it is a 0-D or 1-D integer tensor computed
+    /// from shapes and constants (what a `Reshape`, `Expand` or `Slice` reads).
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, GraphNode, InputDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("x", ElemType::FLOAT, [InputDim::named("N"), InputDim::from(8)]);
+    /// g.node(GraphNode::new("Shape", ["x"], ["s"]));
+    /// let shapes = g.infer(&Default::default())?;
+    /// assert_eq!(shapes.fact("s").unwrap().value().unwrap().to_string(), "[N, 8]");
+    /// assert!(shapes.fact("x").unwrap().value().is_none());
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn value(&self) -> Option<&ShapeValue> {
+        self.value.as_ref()
+    }
+
+    /// The conditions on the symbols under which the node that computes this tensor gives
+    /// this shape (and value): dims that must agree, divisions that must be exact.
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, GraphNode, InputDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("a", ElemType::FLOAT, [InputDim::named("M"), InputDim::named("K")]);
+    /// g.input("b", ElemType::FLOAT, [InputDim::named("J"), InputDim::from(4)]);
+    /// g.node(GraphNode::new("MatMul", ["a", "b"], ["y"]));
+    /// let shapes = g.infer(&Default::default())?;
+    /// let c = &shapes.fact("y").unwrap().conditions()[0]; // J == K
+    /// assert_eq!(c.holds(&[("J", 8), ("K", 8)]), Some(true));
+    /// assert_eq!(c.holds(&[("J", 8), ("K", 4)]), Some(false));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn conditions(&self) -> &[Condition] {
+        &self.conditions
+    }
+}
+
+/// `float32[B, 64]`, `int64[2] = [B, 64]`, `?[?]`.
+impl fmt::Display for TensorFact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.elem {
+            Some(e) => write!(f, "{e}")?,
+            None => f.write_str("?")?,
+        }
+        match &self.shape {
+            Some(s) => {
+                let dims: Vec<String> = s.iter().map(SymDim::to_string).collect();
+                write!(f, "[{}]", dims.join(", "))?;
+            }
+            None => f.write_str("[?]")?,
+        }
+        if let Some(v) = &self.value {
+            write!(f, " = {v}")?;
+        }
+        Ok(())
+    }
+}
