@@ -210,7 +210,7 @@ const ONNX: &[Row] = &[
         c.reshape(&c.numbers(1, "target shape")?, !allowzero)
     })
     .from(14),
-    Row::new(&["Cast"], (1, 1), &["to", "saturate"], cast),
+    Row::new(&["Cast"], (1, 1), &["round_mode", "saturate", "to"], cast),
     Row::new(&["Mod"], (2, 2), &["fmod"], |c| {
         match c.int("fmod")?.unwrap_or(0) {
             0 => c.input(0).floor_mod(c.input(1)),

@@ -5,6 +5,7 @@
 
 mod assumptions;
 mod memory;
+mod node_tests;
 mod opshapes;
 mod shape_values;
 mod shapegraphs;

@@ -49,7 +49,7 @@ fn flat(v: &Value, out: &mut Vec<f64>, ints: &mut Vec<i64>, all_int: &mut bool) 
 }
 
 /// A tensor of the record: `dtype`, `shape`, `values` where recorded.
-fn tensor(t: &Value) -> TensorData {
+pub(crate) fn tensor(t: &Value) -> TensorData {
     let elem = ElemType::from_name(t["dtype"].as_str().unwrap()).expect("a known dtype");
     let shape: Vec<usize> = t["shape"]
         .as_array()
@@ -104,7 +104,7 @@ fn attr(v: &Value) -> NodeAttr {
 }
 
 /// The record's graph as a [`Graph`] of the operator sets `opsets`.
-fn graph(g: &Value, opsets: Vec<(String, i64)>) -> Graph {
+pub(crate) fn graph(g: &Value, opsets: Vec<(String, i64)>) -> Graph {
     let default = opsets
         .iter()
         .find(|(d, _)| d.is_empty())
@@ -162,7 +162,12 @@ fn graph(g: &Value, opsets: Vec<(String, i64)>) -> Graph {
 
 /// One model's record, read as the README says.
 pub(crate) fn model(record: &Value) -> Graph {
-    let opsets = record["opset_imports"]
+    graph(&record["graph"], opsets(record))
+}
+
+/// The operator sets a record imports.
+pub(crate) fn opsets(record: &Value) -> Vec<(String, i64)> {
+    record["opset_imports"]
         .as_array()
         .unwrap()
         .iter()
@@ -172,8 +177,7 @@ pub(crate) fn model(record: &Value) -> Graph {
                 o["version"].as_i64().unwrap(),
             )
         })
-        .collect();
-    graph(&record["graph"], opsets)
+        .collect()
 }
 
 #[derive(Default, Debug)]

@@ -134,6 +134,10 @@ pub(crate) fn unique(n: &Node<'_>) -> S<Vec<Out>> {
     let x = n.shape(0)?;
     let why = "the count of unique values is decided by the data";
     let u = n.fresh(0, 0, why);
+    // Indices and counts have that count too.
+    for o in [1, 3] {
+        n.fresh(o, 0, why);
+    }
     let y = match n.int("axis")? {
         None => vec![u.clone()],
         Some(a) => {

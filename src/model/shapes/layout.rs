@@ -335,17 +335,26 @@ pub(crate) fn space_to_depth(n: &Node<'_>) -> S<Vec<Out>> {
     blocks(n, false)
 }
 
-/// `floor(x * scale)` as onnxruntime computes it, in `f32`: the scale's exact value
-/// `p / 2^q`; where the product may round (an odd `p` past 1, or `x` past `2^24`), the
-/// condition under which the `f32` product is exact.
+/// `x * scale` as onnxruntime computes an output length (`static_cast<int64_t>(scale * x)` in
+/// `f32`): for a known `x`, that; for a symbolic one, the exact `floor(x * m / 2^q)` of the
+/// scale's value `m / 2^q`, under the conditions that make the `f32` product round to the
+/// same integer: `x` exact in `f32` (at most `2^24`), and, for an odd `m` past 1, the product
+/// an integer or farther below the next one than its rounding error
+/// (`r == 0 || x*m < 2^24*(2^q - r)`, `r = x*m % 2^q`).
 fn scaled(n: &Node<'_>, x: &SymDim, scale: f64) -> S<SymDim> {
     let s = scale as f32;
-    if !(s.is_finite() && s > 0.0) {
-        let why = format!("the scale {scale} is not a positive number");
+    if !(s.is_finite() && s >= 0.0) {
+        let why = format!("the scale {scale} is not a non-negative number");
         return Err(n.fail(Rule::BadValue, None, why));
+    }
+    if let Some(v) = x.constant() {
+        return dim(n, (v as f32 * s) as i64, "scaled length");
     }
     if s == 1.0 {
         return Ok(x.clone());
+    }
+    if s == 0.0 {
+        return Ok(SymDim::from(0));
     }
     // s = m * 2^e exactly, m odd.
     let bits = s.to_bits();
@@ -357,14 +366,24 @@ fn scaled(n: &Node<'_>, x: &SymDim, scale: f64) -> S<SymDim> {
     let tz = m.trailing_zeros() as i64;
     m >>= tz;
     e += tz;
-    // The product is exact in f32 while m*x fits the 24-bit significand.
-    let limit = (1i64 << 24) / m;
-    n.need(Condition::at_most(x.clone(), k(limit)))?;
-    Ok(match e >= 0 {
-        true => x.clone() * k(m << e.min(40)),
-        false if e >= -62 => (x.clone() * k(m)).floor_div(&k(1i64 << -e))?,
-        false => SymDim::from(0),
-    })
+    if !(-62..=38).contains(&e) {
+        let why = format!("a scale of {scale} on a symbolic length");
+        return Err(super::Stop::Unknown(why));
+    }
+    n.need(Condition::at_most(x.clone(), k(1 << 24)))?;
+    let xm = x.clone() * k(m);
+    if e >= 0 {
+        return Ok(xm * k(1 << e));
+    }
+    let big = k(1i64 << -e);
+    if m > 1 {
+        let r = xm.floor_mod(&big)?;
+        let safe = r
+            .equal(&SymDim::from(0))
+            .max(&xm.less(&(k(1 << 24) * (big.clone() - r))));
+        n.need(Condition::nonzero(safe))?;
+    }
+    Ok(xm.floor_div(&big)?)
 }
 
 /// `Resize(X, roi, scales, sizes)` (opset 10: `Resize(X, scales)`) and `Upsample`: `sizes`

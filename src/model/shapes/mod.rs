@@ -86,7 +86,7 @@ impl<'a> Node<'a> {
     pub(crate) fn fresh(&self, out: usize, axis: usize, why: &str) -> SymDim {
         let tensor = self.out_names.get(out).map_or("?", String::as_str);
         let mut all = self.inexact.borrow_mut();
-        if !all.iter().any(|i| i.tensor == tensor) {
+        if out < self.out_names.len() && !all.iter().any(|i| i.tensor == tensor) {
             all.push(Inexact {
                 node: self.name.to_string(),
                 tensor: tensor.to_string(),

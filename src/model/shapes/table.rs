@@ -83,43 +83,15 @@ pub(crate) fn find(domain: &str, op: &str, opset: i64) -> Option<(&'static Row, 
         })
 }
 
+#[rustfmt::skip]
 const UNARY: &[&str] = &[
-    "Relu",
-    "Sigmoid",
-    "Tanh",
-    "Exp",
-    "Log",
-    "Sqrt",
-    "Erf",
-    "Reciprocal",
-    "Sin",
-    "Cos",
-    "Tan",
-    "Asin",
-    "Acos",
-    "Atan",
-    "Sinh",
-    "Cosh",
-    "Asinh",
-    "Acosh",
-    "Atanh",
-    "Floor",
-    "Ceil",
-    "Round",
-    "Sign",
-    "Softplus",
-    "Softsign",
-    "Mish",
-    "HardSwish",
-    "BitwiseNot",
+    "Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Erf", "Reciprocal", "Sin", "Cos", "Tan",
+    "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Floor", "Ceil", "Round",
+    "Sign", "Softplus", "Softsign", "Mish", "HardSwish", "BitwiseNot",
 ];
+#[rustfmt::skip]
 const REDUCE: &[&str] = &[
-    "ReduceMean",
-    "ReduceL1",
-    "ReduceL2",
-    "ReduceLogSum",
-    "ReduceLogSumExp",
-    "ReduceSumSquare",
+    "ReduceMean", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare",
 ];
 const REDUCE_AXES: &[&str] = &["axes", "keepdims"];
 const REDUCE_INPUT: &[&str] = &["keepdims", "noop_with_empty_axes"];
@@ -131,46 +103,77 @@ const CONV: &[&str] = &[
     "pads",
     "strides",
 ];
+#[rustfmt::skip]
+const CONV_TRANSPOSE: &[&str] = &[
+    "auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads",
+    "strides",
+];
+#[rustfmt::skip]
+const MAX_POOL: &[&str] = &[
+    "auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides",
+];
+#[rustfmt::skip]
+const AVERAGE_POOL: &[&str] = &[
+    "auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides",
+];
+const LP_POOL: &[&str] = &[
+    "auto_pad",
+    "ceil_mode",
+    "dilations",
+    "kernel_shape",
+    "p",
+    "pads",
+    "strides",
+];
+#[rustfmt::skip]
 const RESIZE_11: &[&str] = &[
-    "coordinate_transformation_mode",
-    "cubic_coeff_a",
-    "exclude_outside",
-    "extrapolation_value",
-    "mode",
-    "nearest_mode",
+    "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value",
+    "mode", "nearest_mode",
 ];
+#[rustfmt::skip]
 const RESIZE_18: &[&str] = &[
-    "antialias",
-    "axes",
-    "coordinate_transformation_mode",
-    "cubic_coeff_a",
-    "exclude_outside",
-    "extrapolation_value",
-    "keep_aspect_ratio_policy",
-    "mode",
-    "nearest_mode",
+    "antialias", "axes", "coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+    "extrapolation_value", "keep_aspect_ratio_policy", "mode", "nearest_mode",
 ];
+#[rustfmt::skip]
 const RNN: &[&str] = &[
-    "activation_alpha",
-    "activation_beta",
-    "activations",
-    "clip",
-    "direction",
-    "hidden_size",
+    "activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size",
     "layout",
 ];
+#[rustfmt::skip]
+const LSTM: &[&str] = &[
+    "activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size",
+    "input_forget", "layout",
+];
+#[rustfmt::skip]
+const GRU: &[&str] = &[
+    "activation_alpha", "activation_beta", "activations", "clip", "direction", "hidden_size",
+    "layout", "linear_before_reset",
+];
+/// `Attention` from opset 23 (its `nonpad_kv_seqlen` input and window attributes from 24).
+#[rustfmt::skip]
+const ATTENTION: &[&str] = &[
+    "is_causal", "kv_num_heads", "left_window_size", "q_num_heads", "qk_matmul_output_mode",
+    "right_window_size", "scale", "softcap", "softmax_precision",
+];
+const QUANTIZE: &[&str] = &[
+    "axis",
+    "block_size",
+    "output_dtype",
+    "precision",
+    "saturate",
+];
+const DEQUANTIZE: &[&str] = &["axis", "block_size", "output_dtype"];
+const GROUP_NORM: &[&str] = &["epsilon", "num_groups", "stash_type"];
+const LAYER_NORM: &[&str] = &["axis", "epsilon", "stash_type"];
+const BATCH_NORM: &[&str] = &["epsilon", "momentum", "spatial", "training_mode"];
 
-/// The default domain, opsets 7 to 23.
+/// The default domain, each operator at the opsets its signature holds for.
+#[rustfmt::skip]
 const ONNX: &[OpRow] = &[
     // The shape-value table's operators.
-    OpRow::valued(
-        &["Add", "Sub", "Mul", "Div", "Mod", "Min", "Max", "Sum"],
-        ew::broadcast,
-    ),
-    OpRow::valued(
-        &["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"],
-        ew::compare,
-    ),
+    OpRow::valued(&["Add", "Sub", "Mul", "Div", "Mod", "Min", "Max", "Sum"], ew::broadcast),
+    OpRow::valued(&["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"], ew::compare),
     OpRow::valued(&["And", "Or", "Xor"], ew::compare),
     OpRow::valued(&["Where"], ew::select),
     OpRow::valued(&["Neg", "Abs", "Not", "Identity"], like_input),
@@ -184,372 +187,111 @@ const ONNX: &[OpRow] = &[
     OpRow::valued(&["Unsqueeze"], layout::unsqueeze),
     OpRow::valued(&["Squeeze"], layout::squeeze),
     OpRow::valued(&["Reshape"], layout::reshape),
-    OpRow::valued(
-        &["ReduceProd", "ReduceSum", "ReduceMin", "ReduceMax"],
-        index::reduce,
-    ),
+    OpRow::valued(&["ReduceProd", "ReduceSum", "ReduceMin", "ReduceMax"], index::reduce),
     // Element-wise and normalizations.
     OpRow::data(UNARY, (1, 1), &[], like_input),
-    OpRow::data(
-        &["Elu", "Celu", "LeakyRelu", "ThresholdedRelu"],
-        (1, 1),
-        &["alpha"],
-        like_input,
-    ),
+    OpRow::data(&["Elu", "Celu", "LeakyRelu", "ThresholdedRelu"], (1, 1), &["alpha"], like_input),
     OpRow::data(&["Selu"], (1, 1), &["alpha", "gamma"], like_input),
     OpRow::data(&["HardSigmoid"], (1, 1), &["alpha", "beta"], like_input),
     OpRow::data(&["Gelu"], (1, 1), &["approximate"], like_input).from(20),
     OpRow::data(&["Shrink"], (1, 1), &["bias", "lambd"], like_input),
-    OpRow::data(
-        &["Softmax", "LogSoftmax", "Hardmax"],
-        (1, 1),
-        &["axis"],
-        like_input,
-    ),
+    OpRow::data(&["Softmax", "LogSoftmax", "Hardmax"], (1, 1), &["axis"], like_input),
     OpRow::data(&["LpNormalization"], (1, 1), &["axis", "p"], like_input),
-    OpRow::data(
-        &["MeanVarianceNormalization"],
-        (1, 1),
-        &["axes"],
-        like_input,
-    ),
-    OpRow::data(
-        &["LRN"],
-        (1, 1),
-        &["alpha", "beta", "bias", "size"],
-        like_input,
-    ),
+    OpRow::data(&["MeanVarianceNormalization"], (1, 1), &["axes"], like_input),
+    OpRow::data(&["LRN"], (1, 1), &["alpha", "beta", "bias", "size"], like_input),
     OpRow::data(&["InstanceNormalization"], (3, 3), &["epsilon"], like_input),
     OpRow::data(&["CumSum"], (2, 2), &["exclusive", "reverse"], like_input),
     OpRow::data(&["Trilu"], (1, 2), &["upper"], like_input),
     OpRow::data(&["Clip"], (1, 1), &["max", "min"], like_input).until(10),
     OpRow::data(&["Clip"], (1, 3), &[], like_input).from(11),
     OpRow::data(&["IsNaN"], (1, 1), &[], ew::test),
-    OpRow::data(
-        &["IsInf"],
-        (1, 1),
-        &["detect_negative", "detect_positive"],
-        ew::test,
-    ),
-    OpRow::data(&["CastLike"], (2, 2), &["saturate"], ew::cast_like),
+    OpRow::data(&["IsInf"], (1, 1), &["detect_negative", "detect_positive"], ew::test),
+    OpRow::data(&["CastLike"], (2, 2), &["round_mode", "saturate"], ew::cast_like),
     OpRow::data(&["Dropout"], (1, 1), &["ratio", "seed"], ew::dropout).until(11),
     OpRow::data(&["Dropout"], (1, 3), &["seed"], ew::dropout).from(12),
-    OpRow::data(
-        &["Pow", "PRelu", "BitwiseAnd", "BitwiseOr", "BitwiseXor"],
-        (2, 2),
-        &[],
-        ew::broadcast,
-    ),
+    OpRow::data(&["Pow", "PRelu", "BitwiseAnd", "BitwiseOr", "BitwiseXor"], (2, 2), &[], ew::broadcast),
     OpRow::data(&["BitShift"], (2, 2), &["direction"], ew::broadcast),
     OpRow::data(&["Mean"], (1, MANY), &[], ew::broadcast),
     OpRow::data(&["Expand"], (2, 2), &[], ew::expand),
-    OpRow::data(
-        &["BatchNormalization"],
-        (5, 5),
-        &["epsilon", "momentum", "spatial", "training_mode"],
-        ew::batch_norm,
-    ),
-    OpRow::data(
-        &["LayerNormalization"],
-        (2, 3),
-        &["axis", "epsilon", "stash_type"],
-        ew::layer_norm,
-    )
-    .from(17),
-    OpRow::data(
-        &["RMSNormalization"],
-        (2, 2),
-        &["axis", "epsilon", "stash_type"],
-        ew::layer_norm,
-    )
-    .from(23),
-    OpRow::data(
-        &["GroupNormalization"],
-        (3, 3),
-        &["epsilon", "num_groups", "stash_type"],
-        like_input,
-    )
-    .from(18),
+    OpRow::data(&["BatchNormalization"], (5, 5), BATCH_NORM, ew::batch_norm),
+    OpRow::data(&["LayerNormalization"], (2, 3), LAYER_NORM, ew::layer_norm).from(17),
+    OpRow::data(&["RMSNormalization"], (2, 2), LAYER_NORM, ew::layer_norm).from(23),
+    OpRow::data(&["GroupNormalization"], (3, 3), GROUP_NORM, like_input).from(18),
     // Products.
     OpRow::data(&["MatMul"], (2, 2), &[], linear::matmul),
     OpRow::data(&["MatMulInteger"], (2, 4), &[], linear::matmul_integer),
     OpRow::data(&["QLinearMatMul"], (8, 8), &[], linear::qlinear_matmul),
-    OpRow::data(
-        &["Gemm"],
-        (2, 3),
-        &["alpha", "beta", "transA", "transB"],
-        linear::gemm,
-    ),
+    OpRow::data(&["Gemm"], (2, 3), &["alpha", "beta", "transA", "transB"], linear::gemm),
     OpRow::data(&["Einsum"], (1, MANY), &["equation"], linear::einsum),
     // Windows.
     OpRow::data(&["Conv"], (2, 3), CONV, window::conv),
     OpRow::data(&["ConvInteger"], (2, 4), CONV, window::conv),
     OpRow::data(&["QLinearConv"], (8, 9), CONV, window::conv),
-    OpRow::data(
-        &["ConvTranspose"],
-        (2, 3),
-        &[
-            "auto_pad",
-            "dilations",
-            "group",
-            "kernel_shape",
-            "output_padding",
-            "output_shape",
-            "pads",
-            "strides",
-        ],
-        window::conv_transpose,
-    ),
-    OpRow::data(
-        &["MaxPool"],
-        (1, 1),
-        &[
-            "auto_pad",
-            "ceil_mode",
-            "dilations",
-            "kernel_shape",
-            "pads",
-            "storage_order",
-            "strides",
-        ],
-        window::pool,
-    ),
-    OpRow::data(
-        &["AveragePool"],
-        (1, 1),
-        &[
-            "auto_pad",
-            "ceil_mode",
-            "count_include_pad",
-            "dilations",
-            "kernel_shape",
-            "pads",
-            "strides",
-        ],
-        window::pool,
-    ),
-    OpRow::data(
-        &["LpPool"],
-        (1, 1),
-        &[
-            "auto_pad",
-            "ceil_mode",
-            "dilations",
-            "kernel_shape",
-            "p",
-            "pads",
-            "strides",
-        ],
-        window::pool,
-    ),
-    OpRow::data(
-        &["GlobalAveragePool", "GlobalMaxPool"],
-        (1, 1),
-        &[],
-        window::global_pool,
-    ),
+    OpRow::data(&["ConvTranspose"], (2, 3), CONV_TRANSPOSE, window::conv_transpose),
+    OpRow::data(&["MaxPool"], (1, 1), MAX_POOL, window::pool),
+    OpRow::data(&["AveragePool"], (1, 1), AVERAGE_POOL, window::pool),
+    OpRow::data(&["LpPool"], (1, 1), LP_POOL, window::pool),
+    OpRow::data(&["GlobalAveragePool", "GlobalMaxPool"], (1, 1), &[], window::global_pool),
     OpRow::data(&["GlobalLpPool"], (1, 1), &["p"], window::global_pool),
     // Layout.
     OpRow::data(&["Flatten"], (1, 1), &["axis"], layout::flatten),
     OpRow::data(&["Transpose"], (1, 1), &["perm"], layout::transpose),
     OpRow::data(&["Split"], (1, 1), &["axis", "split"], layout::split).until(12),
-    OpRow::data(&["Split"], (1, 2), &["axis"], layout::split)
-        .from(13)
-        .until(17),
+    OpRow::data(&["Split"], (1, 2), &["axis"], layout::split).from(13).until(17),
     OpRow::data(&["Split"], (1, 2), &["axis", "num_outputs"], layout::split).from(18),
     OpRow::data(&["Tile"], (2, 2), &[], layout::tile),
     OpRow::data(&["Pad"], (1, 1), &["mode", "pads", "value"], layout::pad).until(10),
-    OpRow::data(&["Pad"], (2, 3), &["mode"], layout::pad)
-        .from(11)
-        .until(17),
+    OpRow::data(&["Pad"], (2, 3), &["mode"], layout::pad).from(11).until(17),
     OpRow::data(&["Pad"], (2, 4), &["mode"], layout::pad).from(18),
-    OpRow::data(
-        &["DepthToSpace"],
-        (1, 1),
-        &["blocksize", "mode"],
-        layout::depth_to_space,
-    ),
-    OpRow::data(
-        &["SpaceToDepth"],
-        (1, 1),
-        &["blocksize"],
-        layout::space_to_depth,
-    ),
-    OpRow::data(&["Resize"], (2, 2), &["mode"], layout::resize)
-        .from(10)
-        .until(10),
-    OpRow::data(&["Resize"], (3, 4), RESIZE_11, layout::resize)
-        .from(11)
-        .until(12),
-    OpRow::data(&["Resize"], (1, 4), RESIZE_11, layout::resize)
-        .from(13)
-        .until(17),
+    OpRow::data(&["DepthToSpace"], (1, 1), &["blocksize", "mode"], layout::depth_to_space),
+    OpRow::data(&["SpaceToDepth"], (1, 1), &["blocksize", "mode"], layout::space_to_depth),
+    OpRow::data(&["Resize"], (2, 2), &["mode"], layout::resize).from(10).until(10),
+    OpRow::data(&["Resize"], (3, 4), RESIZE_11, layout::resize).from(11).until(12),
+    OpRow::data(&["Resize"], (1, 4), RESIZE_11, layout::resize).from(13).until(17),
     OpRow::data(&["Resize"], (1, 4), RESIZE_18, layout::resize).from(18),
     OpRow::data(&["Upsample"], (1, 1), &["mode", "scales"], layout::resize).until(8),
-    OpRow::data(&["Upsample"], (2, 2), &["mode"], layout::resize)
-        .from(9)
-        .until(9),
+    OpRow::data(&["Upsample"], (2, 2), &["mode"], layout::resize).from(9).until(9),
     OpRow::data(&["Range"], (3, 3), &[], layout::range),
     OpRow::data(&["OneHot"], (3, 3), &["axis"], layout::one_hot),
     // Indexing, reductions, quantization.
-    OpRow::data(
-        &["GatherElements"],
-        (2, 2),
-        &["axis"],
-        index::gather_elements,
-    ),
+    OpRow::data(&["GatherElements"], (2, 2), &["axis"], index::gather_elements),
     OpRow::data(&["GatherND"], (2, 2), &["batch_dims"], index::gather_nd),
     OpRow::data(&["ScatterND"], (3, 3), &["reduction"], like_input),
-    OpRow::data(
-        &["ScatterElements"],
-        (3, 3),
-        &["axis", "reduction"],
-        like_input,
-    ),
+    OpRow::data(&["ScatterElements"], (3, 3), &["axis", "reduction"], like_input),
     OpRow::data(&["Scatter"], (3, 3), &["axis"], like_input).until(10),
-    OpRow::data(
-        &["ArgMax", "ArgMin"],
-        (1, 1),
-        &["axis", "keepdims", "select_last_index"],
-        index::arg,
-    ),
+    OpRow::data(&["ArgMax", "ArgMin"], (1, 1), &["axis", "keepdims", "select_last_index"], index::arg),
     OpRow::data(REDUCE, (1, 1), REDUCE_AXES, index::reduce).until(17),
     OpRow::data(REDUCE, (1, 2), REDUCE_INPUT, index::reduce).from(18),
     OpRow::data(&["TopK"], (1, 1), &["axis", "k"], index::top_k).until(9),
-    OpRow::data(&["TopK"], (2, 2), &["axis"], index::top_k)
-        .from(10)
-        .until(10),
-    OpRow::data(
-        &["TopK"],
-        (2, 2),
-        &["axis", "largest", "sorted"],
-        index::top_k,
-    )
-    .from(11),
+    OpRow::data(&["TopK"], (2, 2), &["axis"], index::top_k).from(10).until(10),
+    OpRow::data(&["TopK"], (2, 2), &["axis", "largest", "sorted"], index::top_k).from(11),
     OpRow::data(&["NonZero"], (1, 1), &[], index::non_zero),
     OpRow::data(&["Unique"], (1, 1), &["axis", "sorted"], index::unique),
     OpRow::data(&["Compress"], (2, 2), &["axis"], index::compress),
-    OpRow::data(
-        &["NonMaxSuppression"],
-        (2, 5),
-        &["center_point_box"],
-        index::nms,
-    ),
-    OpRow::data(
-        &["QuantizeLinear"],
-        (2, 3),
-        &[
-            "axis",
-            "block_size",
-            "output_dtype",
-            "precision",
-            "saturate",
-        ],
-        index::quantize,
-    ),
-    OpRow::data(
-        &["DequantizeLinear"],
-        (2, 3),
-        &["axis", "block_size", "output_dtype"],
-        index::dequantize,
-    ),
-    OpRow::data(
-        &["DynamicQuantizeLinear"],
-        (1, 1),
-        &[],
-        index::dynamic_quantize,
-    ),
+    OpRow::data(&["NonMaxSuppression"], (2, 5), &["center_point_box"], index::nms),
+    OpRow::data(&["QuantizeLinear"], (2, 3), QUANTIZE, index::quantize),
+    OpRow::data(&["DequantizeLinear"], (2, 3), DEQUANTIZE, index::dequantize),
+    OpRow::data(&["DynamicQuantizeLinear"], (1, 1), &[], index::dynamic_quantize),
     // Recurrent layers and attention.
-    OpRow::data(
-        &["LSTM"],
-        (3, 8),
-        &[
-            "activation_alpha",
-            "activation_beta",
-            "activations",
-            "clip",
-            "direction",
-            "hidden_size",
-            "input_forget",
-            "layout",
-        ],
-        recurrent::recurrent,
-    ),
-    OpRow::data(
-        &["GRU"],
-        (3, 6),
-        &[
-            "activation_alpha",
-            "activation_beta",
-            "activations",
-            "clip",
-            "direction",
-            "hidden_size",
-            "layout",
-            "linear_before_reset",
-        ],
-        recurrent::recurrent,
-    ),
+    OpRow::data(&["LSTM"], (3, 8), LSTM, recurrent::recurrent),
+    OpRow::data(&["GRU"], (3, 6), GRU, recurrent::recurrent),
     OpRow::data(&["RNN"], (3, 6), RNN, recurrent::recurrent),
-    OpRow::data(
-        &["Attention"],
-        (3, 6),
-        &[
-            "is_causal",
-            "kv_num_heads",
-            "q_num_heads",
-            "qk_matmul_output_mode",
-            "scale",
-            "softcap",
-            "softmax_precision",
-        ],
-        contrib::attention,
-    )
-    .from(23),
-    OpRow::data(
-        &["RotaryEmbedding"],
-        (3, 4),
-        &["interleaved", "num_heads", "rotary_embedding_dim"],
-        contrib::rotary,
-    )
-    .from(23),
+    OpRow::data(&["Attention"], (3, 7), ATTENTION, contrib::attention).from(23),
+    OpRow::data(&["RotaryEmbedding"], (3, 4), &["interleaved", "num_heads", "rotary_embedding_dim"], contrib::rotary).from(23),
 ];
 
 /// onnxruntime's contributed operators (`com.microsoft`, version 1).
+#[rustfmt::skip]
 const CONTRIB: &[OpRow] = &[
     OpRow::open(&["DynamicQuantizeLSTM"], (3, 12), recurrent::recurrent),
-    OpRow::open(
-        &["DynamicQuantizeMatMul"],
-        (3, 5),
-        contrib::dynamic_quantize_matmul,
-    ),
+    OpRow::open(&["DynamicQuantizeMatMul"], (3, 5), contrib::dynamic_quantize_matmul),
     OpRow::open(&["MatMulNBits"], (3, 6), contrib::matmul_nbits),
     OpRow::open(&["FusedMatMul"], (2, 2), contrib::fused_matmul),
-    OpRow::open(
-        &["Gelu", "FastGelu", "BiasGelu", "QuickGelu"],
-        (1, 2),
-        contrib::gelu,
-    ),
-    OpRow::open(
-        &["SkipLayerNormalization"],
-        (3, 5),
-        contrib::skip_layer_norm,
-    ),
-    OpRow::open(
-        &["EmbedLayerNormalization"],
-        (7, 9),
-        contrib::embed_layer_norm,
-    ),
+    OpRow::open(&["Gelu", "FastGelu", "BiasGelu", "QuickGelu"], (1, 2), contrib::gelu),
+    OpRow::open(&["SkipLayerNormalization"], (3, 5), contrib::skip_layer_norm),
+    OpRow::open(&["EmbedLayerNormalization"], (7, 9), contrib::embed_layer_norm),
     OpRow::open(&["Attention"], (2, 7), contrib::ms_attention),
-    OpRow::open(
-        &["MultiHeadAttention"],
-        (1, 10),
-        contrib::multi_head_attention,
-    ),
-    OpRow::open(
-        &["GroupQueryAttention"],
-        (7, 11),
-        contrib::group_query_attention,
-    ),
+    OpRow::open(&["MultiHeadAttention"], (1, 10), contrib::multi_head_attention),
+    OpRow::open(&["GroupQueryAttention"], (7, 11), contrib::group_query_attention),
     OpRow::open(&["RotaryEmbedding"], (4, 4), contrib::rotary),
 ];

@@ -8,7 +8,8 @@ use crate::sym::SymDim;
 
 /// The window attributes of a node over `spatial` dims.
 struct Window {
-    kernel: Vec<i64>,
+    /// From `kernel_shape`, else the weight's spatial dims (symbolic where they are).
+    kernel: Vec<SymDim>,
     strides: Vec<i64>,
     dilations: Vec<i64>,
     /// Begin pads then end pads.
@@ -24,9 +25,15 @@ enum AutoPad {
     Same,
 }
 
-fn window(n: &Node<'_>, spatial: usize, kernel: Option<Vec<i64>>) -> S<Window> {
+fn window(n: &Node<'_>, spatial: usize, kernel: Option<Vec<SymDim>>) -> S<Window> {
     let kernel = match n.ints("kernel_shape")? {
-        Some(k) => k,
+        Some(k) => {
+            if k.iter().any(|&v| v < 1) {
+                let why = format!("kernel_shape {k:?} holds a size below 1");
+                return Err(n.fail(Rule::BadAttribute, None, why));
+            }
+            k.into_iter().map(SymDim::int).collect()
+        }
         None => kernel.ok_or_else(|| n.c.missing("kernel_shape"))?,
     };
     let list = |name: &str, len: usize, default: i64| -> S<Vec<i64>> {
@@ -64,21 +71,21 @@ fn window(n: &Node<'_>, spatial: usize, kernel: Option<Vec<i64>>) -> S<Window> {
         kernel,
         auto_pad,
     };
-    let bad = w
-        .kernel
-        .iter()
-        .chain(&w.strides)
-        .chain(&w.dilations)
-        .any(|&v| v < 1)
-        || w.pads.iter().any(|&p| p < 0);
+    let bad = w.strides.iter().chain(&w.dilations).any(|&v| v < 1) || w.pads.iter().any(|&p| p < 0);
     if bad {
-        let why = "kernel_shape, strides and dilations must be at least 1, pads at least 0";
+        let why = "strides and dilations must be at least 1, pads at least 0";
         return Err(n.fail(Rule::BadAttribute, None, why.into()));
     }
     Ok(w)
 }
 
 impl Window {
+    /// The dilated kernel of spatial dim `i`, `d*(k - 1) + 1`.
+    fn dilated(&self, i: usize) -> SymDim {
+        let k = |v: i64| SymDim::int(v);
+        k(self.dilations[i]) * (self.kernel[i].clone() - k(1)) + k(1)
+    }
+
     /// The output length of spatial dim `i` of length `x`: `(x + pads - dk) // s + 1` with
     /// `dk = d*(k - 1) + 1`; with `ceil_mode` the ceiling, less one where the last window
     /// would start past the input and its begin pad; `SAME_*`, `ceil(x / s)`; `VALID`, no
@@ -86,10 +93,7 @@ impl Window {
     fn out(&self, n: &Node<'_>, i: usize, x: &SymDim) -> S<SymDim> {
         let spatial = self.kernel.len();
         let k = |v: i64| SymDim::int(v);
-        let (s, dk) = (
-            self.strides[i],
-            self.dilations[i] * (self.kernel[i] - 1) + 1,
-        );
+        let (s, dk) = (self.strides[i], self.dilated(i));
         let (begin, end) = match self.auto_pad {
             AutoPad::NotSet => (self.pads[i], self.pads[i + spatial]),
             AutoPad::Valid => (0, 0),
@@ -97,7 +101,7 @@ impl Window {
                 return Ok((x.clone() + k(s - 1)).floor_div(&k(s))?);
             }
         };
-        let span = x.clone() + k(begin + end - dk);
+        let span = x.clone() + k(begin + end) - dk.clone();
         let out = match self.ceil {
             false => span.floor_div(&k(s))? + k(1),
             true => {
@@ -109,7 +113,7 @@ impl Window {
         };
         // A window larger than the padded input has no output.
         n.need(crate::sym::Condition::at_most(
-            k(dk - begin - end),
+            dk - k(begin + end),
             x.clone(),
         ))?;
         Ok(out)
@@ -117,7 +121,7 @@ impl Window {
 }
 
 /// `[N, C, spatial...]` with `C` given and each spatial dim through the window.
-fn windowed(n: &Node<'_>, channels: SymDim, kernel: Option<Vec<i64>>) -> S<Vec<SymDim>> {
+fn windowed(n: &Node<'_>, channels: SymDim, kernel: Option<Vec<SymDim>>) -> S<Vec<SymDim>> {
     let x = n.shape(0)?;
     if x.len() < 3 {
         let why = format!("a window over a tensor of rank {}", x.len());
@@ -132,11 +136,8 @@ fn windowed(n: &Node<'_>, channels: SymDim, kernel: Option<Vec<i64>>) -> S<Vec<S
 }
 
 /// The kernel's spatial dims from the weight `W` (`[M, C/group, k...]`).
-fn weight_kernel(n: &Node<'_>, at: usize) -> S<Option<Vec<i64>>> {
-    Ok(n.shape(at)?
-        .get(2..)
-        .map(|k| k.iter().map(|d| d.constant()).collect::<Option<Vec<i64>>>())
-        .unwrap_or_default())
+fn weight_kernel(n: &Node<'_>, at: usize) -> S<Option<Vec<SymDim>>> {
+    Ok(n.shape(at)?.get(2..).map(<[SymDim]>::to_vec))
 }
 
 /// `Conv(X, W, B)` and `ConvInteger` (`int32`), `QLinearConv` (`W` is input 3, the type of
@@ -197,9 +198,8 @@ pub(crate) fn conv_transpose(n: &Node<'_>) -> S<Vec<Out>> {
                     AutoPad::Valid => 0,
                     _ => win.pads[i] + win.pads[i + spatial],
                 };
-                let dk = win.dilations[i] * (win.kernel[i] - 1) + 1;
-                let extra = opad.get(i).copied().unwrap_or(0) + dk - pads - win.strides[i];
-                xi * k(win.strides[i]) + k(extra)
+                let extra = opad.get(i).copied().unwrap_or(0) - pads - win.strides[i];
+                xi * k(win.strides[i]) + k(extra) + win.dilated(i)
             }
         };
         out.push(d);
