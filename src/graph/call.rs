@@ -258,7 +258,7 @@ impl Call<'_> {
     }
 
     /// A required attribute's (or input's) value.
-    pub(super) fn required<T>(&self, name: &str, v: Option<T>) -> R<T> {
+    pub(crate) fn required<T>(&self, name: &str, v: Option<T>) -> R<T> {
         v.ok_or_else(|| self.missing(name))
     }
 

@@ -365,6 +365,7 @@ pub struct Graph {
     pub(crate) inputs: Vec<(String, ElemType, Option<Vec<InputDim>>)>,
     pub(crate) initializers: Vec<(String, TensorData)>,
     pub(crate) nodes: Vec<GraphNode>,
+    pub(crate) outputs: Vec<String>,
 }
 
 impl Graph {
@@ -473,6 +474,28 @@ impl Graph {
     pub fn node(&mut self, node: GraphNode) -> &mut Graph {
         self.nodes.push(node);
         self
+    }
+
+    /// A graph output (a subgraph's outputs are what its node returns, in order).
+    ///
+    /// ```
+    /// # use ndarray_reshape::Graph;
+    /// let mut g = Graph::new(17);
+    /// g.output("y");
+    /// assert_eq!(g.outputs(), ["y"]);
+    /// ```
+    pub fn output(&mut self, name: &str) -> &mut Graph {
+        self.outputs.push(name.to_string());
+        self
+    }
+
+    /// The graph outputs' names.
+    ///
+    /// ```
+    /// assert!(ndarray_reshape::Graph::new(17).outputs().is_empty());
+    /// ```
+    pub fn outputs(&self) -> &[String] {
+        &self.outputs
     }
 
     /// The nodes, in order.

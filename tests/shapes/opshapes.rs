@@ -135,6 +135,9 @@ pub(crate) fn graph(g: &Value, opsets: Vec<(String, i64)>) -> Graph {
     for t in g["initializers"].as_array().unwrap() {
         out.initializer(t["name"].as_str().unwrap(), tensor(t));
     }
+    for o in g["outputs"].as_array().unwrap() {
+        out.output(o["name"].as_str().unwrap());
+    }
     for n in g["nodes"].as_array().unwrap() {
         let names = |k: &str| -> Vec<String> {
             n[k].as_array()

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use super::desc::TensorData;
 use super::facts::{ElemType, TensorFact};
-use super::walk::Inexact;
+use super::result::Inexact;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::graph::{Call, OpAttr, ShapeValue};
 use crate::sym::{equals, Assumptions, Condition, Exact, SymDim};
