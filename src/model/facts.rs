@@ -132,6 +132,28 @@ impl ElemType {
         self.known_name().unwrap_or("?")
     }
 
+    /// The width of one element in bits (`string` has none); `None` for a code the crate
+    /// does not know.
+    ///
+    /// ```
+    /// use ndarray_reshape::ElemType;
+    /// assert_eq!(ElemType::FLOAT16.bits(), Some(16));
+    /// assert_eq!(ElemType::from_code(22).bits(), Some(4)); // int4
+    /// assert_eq!(ElemType::STRING.bits(), None);
+    /// ```
+    pub fn bits(self) -> Option<u32> {
+        Some(match self.0 {
+            9 | 2 | 3 | 17..=20 | 24 => 8,
+            4 | 5 | 10 | 16 => 16,
+            1 | 6 | 12 => 32,
+            7 | 11 | 13 | 14 => 64,
+            15 => 128,
+            21..=23 => 4,
+            25 => 2,
+            _ => return None,
+        })
+    }
+
     /// An integer type (`bool` included): one whose small tensors a walk follows as
     /// [`ShapeValue`]s.
     ///

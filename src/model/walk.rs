@@ -229,6 +229,7 @@ impl<'s> Walk<'s> {
         let opset = self.root.opset_of(domain).unwrap_or(1);
         let mut values: Vec<(&str, OpAttr)> = Vec::new();
         let mut tensors: Vec<(&str, &TensorData)> = Vec::new();
+        let mut strings: Vec<(&str, &[String])> = Vec::new();
         for (k, v) in &node.attrs {
             match v {
                 NodeAttr::Value(v) => values.push((k, v.clone())),
@@ -238,7 +239,8 @@ impl<'s> Walk<'s> {
                         values.push((k, v));
                     }
                 }
-                NodeAttr::Graph(_) | NodeAttr::Graphs(_) | NodeAttr::Strings(_) => {}
+                NodeAttr::Strings(s) => strings.push((k, s)),
+                NodeAttr::Graph(_) | NodeAttr::Graphs(_) => {}
             }
         }
         let c = Call {
@@ -280,6 +282,7 @@ impl<'s> Walk<'s> {
                     c,
                     inputs: &inputs,
                     tensors: &tensors,
+                    strings: &strings,
                     outputs: node.outputs.len(),
                     out_names: &node.outputs,
                     name: &node.name,

@@ -5,10 +5,12 @@
 
 mod contrib;
 mod elementwise;
+mod image;
 mod index;
 mod layout;
 mod linear;
 mod recurrent;
+mod signal;
 pub(super) mod table;
 mod window;
 
@@ -66,6 +68,8 @@ pub(crate) struct Node<'a> {
     pub(crate) inputs: &'a [Option<&'a TensorFact>],
     /// The tensor attributes (`Constant`'s and `ConstantOfShape`'s `value`).
     pub(crate) tensors: &'a [(&'a str, &'a TensorData)],
+    /// The string-list attributes (`StringNormalizer`'s `stopwords`).
+    pub(crate) strings: &'a [(&'a str, &'a [String])],
     /// The outputs the node declares.
     pub(crate) outputs: usize,
     /// Their names (fresh symbols are named after them).
@@ -227,6 +231,13 @@ impl<'a> Node<'a> {
                 Err(self.fail(Rule::BadAttribute, None, why))
             }
         }
+    }
+
+    pub(crate) fn strings(&self, name: &str) -> Option<&'a [String]> {
+        self.strings
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, s)| *s)
     }
 
     pub(crate) fn tensor(&self, name: &str) -> Option<&'a TensorData> {

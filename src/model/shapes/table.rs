@@ -3,7 +3,9 @@
 //! each is declared once; a data operator's row declares its signature here.
 
 use super::ShapeRule;
-use super::{contrib, elementwise as ew, index, layout, like_input, linear, recurrent, window};
+use super::{
+    contrib, elementwise as ew, image, index, layout, like_input, linear, recurrent, signal, window,
+};
 use crate::graph::{onnx_row, Row, MANY};
 
 /// One row: the operators it answers to, their signature (`None`: the shape-value table's
@@ -278,6 +280,39 @@ const ONNX: &[OpRow] = &[
     OpRow::data(&["RNN"], (3, 6), RNN, recurrent::recurrent),
     OpRow::data(&["Attention"], (3, 7), ATTENTION, contrib::attention).from(23),
     OpRow::data(&["RotaryEmbedding"], (3, 4), &["interleaved", "num_heads", "rotary_embedding_dim"], contrib::rotary).from(23),
+    // Spectral, losses, strings, and the operators of opsets 24 and on.
+    OpRow::data(&["DFT"], (1, 2), &["axis", "inverse", "onesided"], signal::dft).from(17).until(19),
+    OpRow::data(&["DFT"], (1, 3), &["inverse", "onesided"], signal::dft).from(20),
+    OpRow::data(&["STFT"], (2, 4), &["onesided"], signal::stft).from(17),
+    OpRow::data(&["HannWindow", "HammingWindow", "BlackmanWindow"], (1, 1), &["output_datatype", "periodic"], signal::window_fn).from(17),
+    OpRow::data(&["MelWeightMatrix"], (5, 5), &["output_datatype"], signal::mel_weights).from(17),
+    OpRow::data(&["NegativeLogLikelihoodLoss"], (2, 3), &["ignore_index", "reduction"], signal::loss),
+    OpRow::data(&["SoftmaxCrossEntropyLoss"], (2, 3), &["ignore_index", "reduction"], signal::loss),
+    OpRow::data(&["Det"], (1, 1), &[], signal::det),
+    OpRow::data(&["EyeLike"], (1, 1), &["dtype", "k"], signal::like_of_dtype),
+    OpRow::data(&["Bernoulli"], (1, 1), &["dtype", "seed"], signal::like_of_dtype),
+    OpRow::data(&["BitCast"], (1, 1), &["to"], signal::bit_cast),
+    OpRow::data(&["StringConcat"], (2, 2), &[], signal::string_concat),
+    OpRow::data(&["RegexFullMatch"], (1, 1), &["pattern"], signal::regex_match),
+    OpRow::data(&["StringNormalizer"], (1, 1), &["case_change_action", "is_case_sensitive", "locale", "stopwords"], signal::string_normalizer),
+    OpRow::data(&["StringSplit"], (1, 1), &["delimiter", "maxsplit"], signal::string_split),
+    OpRow::data(&["ImageDecoder"], (1, 1), &["pixel_format"], signal::image_decoder),
+    OpRow::data(&["TfIdfVectorizer"], (1, 1), &["max_gram_length", "max_skip_count", "min_gram_length", "mode", "ngram_counts", "ngram_indexes", "pool_int64s", "pool_strings", "weights"], signal::tfidf),
+    OpRow::data(&["CumProd"], (2, 2), &["exclusive", "reverse"], like_input),
+    OpRow::data(&["ReverseSequence"], (2, 2), &["batch_axis", "time_axis"], like_input),
+    OpRow::data(&["TensorScatter"], (3, 3), &["axis", "mode"], like_input),
+    OpRow::data(&["Swish"], (1, 1), &["alpha"], like_input),
+    OpRow::data(&["SwiGLU"], (1, 2), &["alpha"], signal::swiglu),
+    OpRow::data(&["CausalConvWithState"], (2, 4), &["activation", "group"], signal::causal_conv),
+    OpRow::data(&["LinearAttention"], (3, 6), &["chunk_size", "kv_num_heads", "q_num_heads", "scale", "update_rule"], signal::linear_attention),
+    // Images.
+    OpRow::data(&["GridSample"], (2, 2), &["align_corners", "mode", "padding_mode"], image::grid_sample),
+    OpRow::data(&["AffineGrid"], (2, 2), &["align_corners"], image::affine_grid),
+    OpRow::data(&["RoiAlign"], (3, 3), &["coordinate_transformation_mode", "mode", "output_height", "output_width", "sampling_ratio", "spatial_scale"], image::roi_align),
+    OpRow::data(&["Col2Im"], (3, 3), &["dilations", "pads", "strides"], image::col2im),
+    OpRow::data(&["CenterCropPad"], (2, 2), &["axes"], image::center_crop_pad),
+    OpRow::data(&["MaxUnpool"], (2, 3), &["kernel_shape", "pads", "strides"], image::max_unpool),
+    OpRow::data(&["DeformConv"], (3, 5), &["dilations", "group", "kernel_shape", "offset_group", "pads", "strides"], window::conv),
 ];
 
 /// onnxruntime's contributed operators (`com.microsoft`, version 1).
