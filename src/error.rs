@@ -448,6 +448,9 @@ rules! {
     /// tensor defined twice ([`Graph::infer`](crate::Graph::infer)); the position is the
     /// node's input.
     UnknownTensor => "unknown_tensor",
+    /// Bytes that are not an ONNX model with a graph
+    /// ([`Graph::from_onnx`](crate::Graph::from_onnx), feature `onnx`).
+    BadModel => "bad_model",
 }
 
 impl fmt::Display for ReshapeError {

@@ -447,6 +447,28 @@ impl Graph {
         self
     }
 
+    /// Every input dim named `symbol` fixed to `size` (as onnxruntime's free dimension
+    /// overrides do): the walk then computes with the number.
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, InputDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("ids", ElemType::INT64, [InputDim::named("batch"), InputDim::named("seq")]);
+    /// g.fix("batch", 1);
+    /// assert_eq!(g.infer(&Default::default())?.fact("ids").unwrap().to_string(), "int64[1, seq]");
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn fix(&mut self, symbol: &str, size: usize) -> &mut Graph {
+        for (_, _, dims) in &mut self.inputs {
+            for d in dims.iter_mut().flatten() {
+                if matches!(d, InputDim::Named(s) if s == symbol) {
+                    *d = InputDim::Known(size);
+                }
+            }
+        }
+        self
+    }
+
     /// An initializer.
     ///
     /// ```

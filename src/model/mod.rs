@@ -11,6 +11,10 @@
 mod control;
 mod desc;
 mod facts;
+#[cfg(feature = "onnx")]
+mod onnx_file;
+#[cfg(feature = "onnx")]
+mod proto;
 mod result;
 mod shapes;
 mod walk;

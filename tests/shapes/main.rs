@@ -6,6 +6,8 @@
 mod assumptions;
 mod memory;
 mod node_tests;
+#[cfg(feature = "onnx")]
+mod onnx_file;
 mod opshapes;
 mod shape_values;
 mod shapegraphs;
