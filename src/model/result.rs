@@ -152,7 +152,7 @@ impl Inexact {
     }
 }
 
-/// Every tensor's fact of a walked graph ([`Graph::infer`]), the conditions under which the
+/// Every tensor's fact of a walked graph ([`Graph::infer`](crate::Graph::infer)), the conditions under which the
 /// graph is valid, and what is not exact. `{}` writes one tensor a line, then the conditions
 /// and the report.
 ///
@@ -218,7 +218,7 @@ impl GraphShapes {
 
     /// The conditions on the input symbols under which the graph computes these shapes, each
     /// once, with the first node that needs it; those the walk's
-    /// [`Assumptions`] imply are left out.
+    /// [`Assumptions`](crate::Assumptions) imply are left out.
     ///
     /// ```
     /// # use ndarray_reshape::{Assumptions, ElemType, Graph, GraphNode, InputDim};
