@@ -1,14 +1,21 @@
 //! Shapes without data: symbolic inference checked against the concrete one on every recorded
-//! case (`symbolic`), the shape values of graphs and their operations (`shape_values`), and the
-//! computed shapes of real exported models against the runtimes' values (`shapegraphs`). One
-//! test binary, a module per concern.
+//! case (`symbolic`), the shape values of graphs and their operations (`shape_values`), the
+//! computed shapes of real exported models against the runtimes' values (`shapegraphs`), and
+//! every tensor's shape of whole graphs: real models against onnxruntime (`opshapes`), ONNX's
+//! node tests (`node_tests`), random graphs against their concrete walks (`graph_sweep`),
+//! `.onnx` files (`onnx_file`). One test binary, a module per concern.
 
 mod assumptions;
+mod graph_sweep;
+#[path = "../common/graphs.rs"]
+mod graphs;
 mod memory;
 mod node_tests;
 #[cfg(feature = "onnx")]
 mod onnx_file;
 mod opshapes;
+#[path = "../common/rng.rs"]
+mod rng;
 mod shape_values;
 mod shapegraphs;
 mod soundness;

@@ -401,7 +401,12 @@ impl<'a> Node<'a> {
             _ => {}
         }
         self.need(Condition::broadcast(a.clone(), b.clone()))?;
-        Ok(a.max(b))
+        // `b` where `a` is 1, else `a`: the larger of the two, unless one may be 0 (1 and 0
+        // broadcast to 0).
+        match crate::sym::at_least_one(a) && crate::sym::at_least_one(b) {
+            true => Ok(a.max(b)),
+            false => Ok(a.equal(&one).select(b, a)),
+        }
     }
 }
 
