@@ -49,7 +49,7 @@ pub fn graph(p: &mut impl Pick, nodes: usize) -> Graph {
         };
         let node = match p.below(16) {
             0 => GraphNode::new("Relu", [a], [&out]),
-            1 => GraphNode::new(p.one(&["Add", "Mul"]), [a, b], [&out]),
+            1 => GraphNode::new(["Add", "Mul"][p.below(2)], [a, b], [&out]),
             2 => GraphNode::new("MatMul", [a, b], [&out]),
             3 => {
                 let perm: Vec<i64> = match p.below(3) {
