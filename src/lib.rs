@@ -366,6 +366,40 @@
 //! that infers one model after another holds the forms of the values it keeps, plus a bounded
 //! memo of recent results ([`SymDim::live_forms`], [`SymDim::release_caches`]).
 //!
+//! # Every tensor's shape of a graph
+//!
+//! [`Graph::infer`] walks a whole ONNX graph (described with [`Graph`], [`GraphNode`] and
+//! [`TensorData`], no protobuf type; or read from a `.onnx` file with `Graph::from_onnx`,
+//! feature `onnx`) from its inputs' declared dims alone, and gives every tensor's
+//! [`TensorFact`]: element type, shape in [`SymDim`]s, and the [`ShapeValue`] of a small integer
+//! tensor, so that shape values and data shapes flow through one table. Each operator family
+//! has one shape rule (broadcasting, `MatMul`/`Gemm`/`Einsum`, the window of `Conv` and the
+//! pools, `Reshape` through the ONNX dialect, `Slice`, `Split`, `Resize`, the reductions,
+//! `LSTM`/`GRU`, attention, onnxruntime's contributed operators, `If`/`Loop`/`Scan` bodies...),
+//! on the signature rows of the shape-value table. The result, [`GraphShapes`], holds the
+//! conditions the graph needs, each with its node (`a == b || a == 1 || b == 1` for two dims
+//! that broadcast), what the data decides (a fresh symbol per dim, named after its tensor), and
+//! meets concrete input shapes with [`GraphShapes::bind`]:
+//!
+//! ```
+//! use ndarray_reshape::{Assumptions, ElemType, Graph, GraphNode, InputDim, OpAttr, TensorData};
+//!
+//! # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+//! let mut g = Graph::new(17);
+//! g.input("x", ElemType::FLOAT, [InputDim::named("N"), 3.into(), InputDim::named("H"), InputDim::named("W")]);
+//! g.initializer("w", TensorData::new(ElemType::FLOAT, [32, 3, 3, 3]));
+//! g.node(GraphNode::new("Conv", ["x", "w"], ["y"])
+//!     .attr("kernel_shape", OpAttr::from([3i64, 3]))
+//!     .attr("strides", OpAttr::from([2i64, 2]))
+//!     .attr("pads", OpAttr::from([1i64, 1, 1, 1])));
+//! g.node(GraphNode::new("Flatten", ["y"], ["f"]).attr("axis", OpAttr::from(2)));
+//! let shapes = g.infer(&Assumptions::new().multiple_of("H", 2).multiple_of("W", 2))?;
+//! assert_eq!(shapes.fact("f").unwrap().to_string(), "float32[32*N, H*W/4]");
+//! assert_eq!(shapes.bind(&[("x", &[1, 3, 64, 48])])?.shape("f"), Some(&[32, 768][..]));
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! # Features
 //!
 #![doc = document_features::document_features!()]
