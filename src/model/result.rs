@@ -7,7 +7,7 @@ use std::fmt;
 
 use super::facts::TensorFact;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::sym::{Condition, SymDim};
+use crate::sym::{Condition, KeyedBuild, SymDim};
 
 /// What the walk does at an operator its tables do not hold.
 ///
@@ -176,7 +176,7 @@ impl Inexact {
 #[derive(Debug, Clone, Default)]
 pub struct GraphShapes {
     pub(crate) tensors: Vec<(String, TensorFact)>,
-    pub(crate) index: HashMap<String, usize>,
+    pub(crate) index: HashMap<String, usize, KeyedBuild>,
     /// The graph inputs' declared dims, which [`bind`](Self::bind) solves.
     pub(crate) inputs: Vec<(String, Vec<SymDim>)>,
     pub(crate) conditions: Vec<GraphCondition>,
@@ -351,7 +351,7 @@ impl fmt::Display for GraphShapes {
 /// ```
 #[derive(Debug, Clone)]
 pub struct BoundShapes<'a> {
-    index: &'a HashMap<String, usize>,
+    index: &'a HashMap<String, usize, KeyedBuild>,
     shapes: Vec<Option<Vec<usize>>>,
     symbols: Vec<(String, usize)>,
 }

@@ -76,6 +76,10 @@ impl Graph {
         unknown: UnknownOps,
     ) -> Result<GraphShapes, ReshapeError> {
         let mut w = Walk::new(self, assume, unknown);
+        let outputs: usize = self.nodes.iter().map(|n| n.outputs.len()).sum();
+        let all = self.inputs.len() + self.initializers.len() + outputs;
+        w.out.tensors.reserve(all);
+        w.out.index.reserve(all);
         for (name, elem, dims) in &self.inputs {
             let shape = dims.as_ref().map(|dims| {
                 let dims: Vec<SymDim> = dims
@@ -127,10 +131,10 @@ pub(super) fn constant(t: &TensorData) -> TensorFact {
     let count: Option<usize> = t.shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
     if let (Some(ints), true) = (&t.ints, t.elem.is_integer() && t.shape.len() <= 1) {
         if ints.len() <= MAX_ENTRIES && count == Some(ints.len()) {
-            fact.value = Some(match t.shape.is_empty() {
+            fact.value = Some(Box::new(match t.shape.is_empty() {
                 true => ShapeValue::scalar(ints[0]),
                 false => ShapeValue::from(&ints[..]),
-            });
+            }));
         }
     }
     if let Some(fl) = &t.floats {
@@ -188,19 +192,25 @@ impl<'s> Walk<'s> {
         name: &str,
         fact: TensorFact,
     ) -> Result<(), ReshapeError> {
-        if self.out.index.contains_key(name) {
-            let why = format!("the tensor {name} is defined twice ({what})");
-            return Err(Fail::whole(Rule::UnknownTensor, why).attach_no_input(Origin::Graph, name));
+        let at = self.out.tensors.len();
+        match self.out.index.entry(name.to_string()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                let why = format!("the tensor {name} is defined twice ({what})");
+                return Err(
+                    Fail::whole(Rule::UnknownTensor, why).attach_no_input(Origin::Graph, name)
+                );
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(at);
+            }
         }
-        self.out
-            .index
-            .insert(name.to_string(), self.out.tensors.len());
         self.out.tensors.push((name.to_string(), fact));
         Ok(())
     }
 
     fn node(&mut self, node: &GraphNode) -> Result<(), ReshapeError> {
-        let desc = format!("{} ({})", node.name, node.op);
+        // The node as its errors write it: built only when one is.
+        let desc = || format!("{} ({})", node.name, node.op);
         let mut inputs: Vec<Option<&TensorFact>> = Vec::with_capacity(node.inputs.len());
         for (i, name) in node.inputs.iter().enumerate() {
             if name.is_empty() {
@@ -211,19 +221,23 @@ impl<'s> Walk<'s> {
                 Some(f) => inputs.push(Some(f)),
                 None => {
                     let why = format!("no tensor {name} before this node");
-                    return Err(
-                        Fail::at(Rule::UnknownTensor, i, why).attach_no_input(Origin::Graph, desc)
-                    );
+                    return Err(Fail::at(Rule::UnknownTensor, i, why)
+                        .attach_no_input(Origin::Graph, desc()));
                 }
             }
         }
-        let shown: Vec<String> = inputs
-            .iter()
-            .map(|f| f.map_or_else(|| "-".to_string(), |f| f.to_string()))
-            .collect();
+        let shown = |inputs: &[Option<&TensorFact>]| -> Vec<String> {
+            let show =
+                |f: &Option<&TensorFact>| f.map_or_else(|| "-".to_string(), |f| f.to_string());
+            inputs.iter().map(show).collect()
+        };
         let wrap = |e: ReshapeError| {
             let pos = e.context().position();
-            Fail::new(e.rule(), pos, e.to_string()).attach_sym(Origin::Graph, &shown, &desc)
+            Fail::new(e.rule(), pos, e.to_string()).attach_sym(
+                Origin::Graph,
+                &shown(&inputs),
+                desc(),
+            )
         };
         let domain = canonical(&node.domain);
         let opset = self.root.opset_of(domain).unwrap_or(1);
@@ -270,8 +284,8 @@ impl<'s> Walk<'s> {
                 if self.unknown == UnknownOps::Fail {
                     return Err(Fail::whole(Rule::UnknownOp, why).attach_sym(
                         Origin::Graph,
-                        &shown,
-                        &desc,
+                        &shown(&inputs),
+                        desc(),
                     ));
                 }
                 Err(why)
@@ -293,7 +307,15 @@ impl<'s> Walk<'s> {
                 };
                 match rule(&n) {
                     Ok(mut outs) => {
-                        let value = row.value_rule().and_then(|run| value_of(&n, run));
+                        // Shape values are integers: a float output has none to compute.
+                        let integral = outs
+                            .first()
+                            .and_then(|o| o.elem)
+                            .is_some_and(ElemType::is_integer);
+                        let value = row
+                            .value_rule()
+                            .filter(|_| integral)
+                            .and_then(|run| value_of(&n, run));
                         match value {
                             Some(Ok(v)) => {
                                 if let Some(o) = outs.first_mut() {
@@ -373,11 +395,15 @@ fn finish(
         );
         return Err(Fail::whole(Rule::BadAttribute, why).attach_no_input(Origin::Graph, &node.op));
     }
+    // The rule's own conditions passed `need`; a value's are decided here.
     let mut conditions = n.conditions.borrow().clone();
-    if let Some(v) = &value {
-        conditions.extend(v.conditions().iter().cloned());
+    if let Some(v) = value.as_ref().filter(|v| !v.conditions().is_empty()) {
+        for c in assume.kept(v.conditions())? {
+            if !conditions.contains(&c) {
+                conditions.push(c);
+            }
+        }
     }
-    let conditions = assume.kept(&conditions)?;
     let mut value = value;
     let facts = outs
         .into_iter()
@@ -387,7 +413,7 @@ fn finish(
             shape: o
                 .shape
                 .map(|s| s.iter().map(|d| assume.simplified(d)).collect()),
-            value: value.take(),
+            value: value.take().map(Box::new),
             floats: None,
             conditions: conditions.clone(),
         })

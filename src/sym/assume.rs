@@ -253,7 +253,11 @@ impl Assumptions {
     /// [`holds`](Self::holds) by the algebra: the facts' ranges and multiples.
     fn decided(&self, c: &Condition) -> Option<bool> {
         let (kind, lhs, rhs) = c.parts();
-        let (l, r) = (self.rewrite(lhs), self.rewrite(rhs));
+        // Without facts there is nothing to rewrite.
+        let (l, r) = match self.facts.is_empty() {
+            true => (lhs.clone(), rhs.clone()),
+            false => (self.rewrite(lhs), self.rewrite(rhs)),
+        };
         if !(l.is_valid() && r.is_valid()) {
             return None;
         }
@@ -415,6 +419,11 @@ impl Assumptions {
             dims: shape.dims().iter().map(|d| self.simplified(d)).collect(),
             conditions: kept.into_iter().collect(),
         })
+    }
+
+    /// Whether the caller stated no fact: every symbol a size from 1 to `isize::MAX`.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.facts.is_empty()
     }
 
     /// The conditions the facts do not imply; an error for one they contradict.

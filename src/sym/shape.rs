@@ -83,17 +83,13 @@ impl Condition {
         }
     }
 
-    /// `a == b || a == 1 || b == 1`: two dims NumPy broadcasts, in the order they are written
-    /// (so that the text does not depend on which was built first).
+    /// `a == b || a == 1 || b == 1`: two dims NumPy broadcasts, in the order of their
+    /// operands.
     pub(crate) fn broadcast(a: SymDim, b: SymDim) -> Condition {
-        let (lhs, rhs) = match a.to_string() <= b.to_string() {
-            true => (a, b),
-            false => (b, a),
-        };
         Condition {
             kind: Kind::Broadcast,
-            lhs,
-            rhs,
+            lhs: a,
+            rhs: b,
         }
     }
 

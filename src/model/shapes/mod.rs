@@ -22,7 +22,7 @@ use super::facts::{ElemType, TensorFact};
 use super::result::Inexact;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::graph::{Call, OpAttr, ShapeValue};
-use crate::sym::{equals, Assumptions, Condition, Exact, SymDim};
+use crate::sym::{equals, Assumptions, Condition, Exact, SymDim, Unify};
 
 /// A shape rule: the outputs of a node, or why they are not known.
 pub(crate) type ShapeRule = fn(&Node<'_>) -> Result<Vec<Out>, Stop>;
@@ -385,8 +385,13 @@ impl<'a> Node<'a> {
         if a == &one {
             return Ok(b.clone());
         }
-        let is = |x: &SymDim, y: &SymDim| self.assume.unify(x, y);
-        use crate::sym::Unify;
+        // The algebra first; the caller's facts where it leaves the question open.
+        let is = |x: &SymDim, y: &SymDim| match equals(x, y) {
+            Exact::Always => Unify::Equal,
+            Exact::Never => Unify::Never,
+            Exact::Sometimes(c) if self.assume.is_empty() => Unify::When(vec![c]),
+            Exact::Sometimes(_) => self.assume.unify(x, y),
+        };
         let (ab, a1, b1) = (is(a, b), is(a, &one), is(b, &one));
         match (&ab, &a1, &b1) {
             (Unify::Equal, _, _) | (_, _, Unify::Equal) => return Ok(a.clone()),

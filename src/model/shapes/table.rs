@@ -2,11 +2,14 @@
 //! table holds takes its signature (opsets, inputs, attributes) and value rule from there, so
 //! each is declared once; a data operator's row declares its signature here.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use super::ShapeRule;
 use super::{
     contrib, elementwise as ew, image, index, layout, like_input, linear, recurrent, signal, window,
 };
-use crate::graph::{onnx_row, Row, MANY};
+use crate::graph::{onnx_rows, Row, MANY};
 
 /// One row: the operators it answers to, their signature (`None`: the shape-value table's
 /// row), and their shape rule.
@@ -72,17 +75,28 @@ impl OpRow {
 /// The signature (with its value rule, where the operator has one) and shape rule of `op` in
 /// `domain` at `opset`.
 pub(crate) fn find(domain: &str, op: &str, opset: i64) -> Option<(&'static Row, ShapeRule)> {
-    let rows = match domain {
-        "" => ONNX,
-        "com.microsoft" => CONTRIB,
-        _ => return None,
-    };
-    rows.iter()
-        .filter(|r| r.names.contains(&op))
-        .find_map(|r| match &r.signature {
-            Some(s) => s.is(op, opset).then_some((s, r.shape)),
-            None => onnx_row(op, opset).map(|s| (s, r.shape)),
-        })
+    // Each operator's signatures with their shape rules, by domain and name, found once.
+    type Index = HashMap<(&'static str, &'static str), Vec<(&'static Row, ShapeRule)>>;
+    static INDEX: LazyLock<Index> = LazyLock::new(|| {
+        let mut index = Index::new();
+        for (domain, rows) in [("", ONNX), ("com.microsoft", CONTRIB)] {
+            for r in rows {
+                for &name in r.names {
+                    let at = index.entry((domain, name)).or_default();
+                    match &r.signature {
+                        Some(s) => at.push((s, r.shape)),
+                        None => at.extend(onnx_rows(name).map(|s| (s, r.shape))),
+                    }
+                }
+            }
+        }
+        index
+    });
+    INDEX
+        .get(&(domain, op))?
+        .iter()
+        .find(|(s, _)| s.holds_at(opset))
+        .copied()
 }
 
 #[rustfmt::skip]
