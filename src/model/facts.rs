@@ -202,6 +202,9 @@ pub struct TensorFact {
     pub(crate) value: Option<Box<ShapeValue>>,
     /// The values of a small float constant (a `Resize`'s scales).
     pub(crate) floats: Option<Vec<f64>>,
+    /// The values of a float tensor that holds integers the graph computed (a shape value
+    /// cast to `float32`).
+    pub(crate) integral: Option<Vec<SymDim>>,
     pub(crate) conditions: Vec<Condition>,
 }
 
@@ -213,6 +216,7 @@ impl TensorFact {
             shape,
             value: None,
             floats: None,
+            integral: None,
             conditions: Vec::new(),
         }
     }

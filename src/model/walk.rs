@@ -327,7 +327,21 @@ impl<'s> Walk<'s> {
                                 Ok(finish(&self.assume, node, &n, outs, Some(v)).map_err(wrap)?)
                             }
                             Some(Err(e)) => return Err(wrap(e)),
-                            None => Ok(finish(&self.assume, node, &n, outs, None).map_err(wrap)?),
+                            None => {
+                                let mut done =
+                                    finish(&self.assume, node, &n, outs, None).map_err(wrap)?;
+                                // A shape value cast to a float type: its integers, for the
+                                // rules that read floats (a `Range` over a computed length).
+                                let cast = matches!(node.op.as_str(), "Cast" | "CastLike");
+                                if let (true, Some(v), Some(f)) = (
+                                    cast,
+                                    inputs[0].and_then(TensorFact::value),
+                                    done.facts.first_mut(),
+                                ) {
+                                    f.integral = Some(v.entries().to_vec());
+                                }
+                                Ok(done)
+                            }
                         }
                     }
                     Err(Stop::Error(e)) => return Err(wrap(e)),
@@ -415,6 +429,7 @@ fn finish(
                 .map(|s| s.iter().map(|d| assume.simplified(d)).collect()),
             value: value.take().map(Box::new),
             floats: None,
+            integral: None,
             conditions: conditions.clone(),
         })
         .collect();

@@ -478,14 +478,31 @@ pub(crate) fn constant_of_shape(n: &Node<'_>) -> S<Vec<Out>> {
     Ok(vec![Out::new(Some(elem), dims)])
 }
 
-/// `Range(start, limit, delta)`: `max(ceil((limit - start) / delta), 0)` elements.
+/// `Range(start, limit, delta)`: `max(ceil((limit - start) / delta), 0)` elements: exact
+/// where the bounds are integers (integer tensors, integral float constants, or a shape value
+/// cast to float), else from float constants as onnxruntime computes it.
 pub(crate) fn range(n: &Node<'_>) -> S<Vec<Out>> {
     let elem = n.elem(0);
-    let len = match (n.value(0), n.value(1), n.numbers(2)) {
-        (Ok(s), Ok(l), Ok(d)) if s.len() == 1 && l.len() == 1 && d.len() == 1 => {
-            let (s, l, d) = (&s.entries()[0], &l.entries()[0], d[0]);
+    let delta = n.integer(2).and_then(|d| d.constant());
+    let len = match (n.integer(0), n.integer(1), delta) {
+        (Some(s), Some(l), Some(d)) => {
             if d == 0 {
                 return Err(n.fail(Rule::ZeroStep, Some(2), "a delta of 0".into()));
+            }
+            // In floats, integers are exact up to the significand's width.
+            let exact = match n.elem(0).map(ElemType::code) {
+                Some(1) => Some(1i64 << 24),
+                Some(10) => Some(1 << 11),
+                Some(16) => Some(1 << 8),
+                Some(11) => Some(1 << 53),
+                _ => None,
+            };
+            if let Some(e) = exact {
+                for b in [&s, &l] {
+                    if b.constant().is_none() {
+                        n.need(Condition::at_most(b.clone(), k(e)))?;
+                    }
+                }
             }
             let span = match d > 0 {
                 true => l.clone() - s.clone() + k(d - 1),

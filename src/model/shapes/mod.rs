@@ -186,6 +186,26 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// Input `i`'s one entry as an integer: its shape value's, an integral float constant's,
+    /// or the integers a cast to float carried; `None` for anything else.
+    pub(crate) fn integer(&self, i: usize) -> Option<SymDim> {
+        let f = self.opt(i)?;
+        let one = |v: &[SymDim]| match v {
+            [d] => Some(d.clone()),
+            _ => None,
+        };
+        if let Some(v) = f.value() {
+            return one(v.entries());
+        }
+        if let Some(v) = &f.integral {
+            return one(v);
+        }
+        match f.floats.as_deref()? {
+            [x] if x.fract() == 0.0 && x.abs() < 9.0e15 => Some(SymDim::int(*x as i64)),
+            _ => None,
+        }
+    }
+
     /// The float values of input `i` (a small float constant).
     pub(crate) fn floats(&self, i: usize) -> S<&'a [f64]> {
         self.fact(i)?.floats.as_deref().ok_or_else(|| {
