@@ -452,10 +452,10 @@ pub use error::{ErrorContext, Origin, ReshapeError};
 pub use explain::{Explanation, Group, GroupKind, PatternExplanation, UnitMoves};
 pub use ext::pack;
 pub use ext::{IntoDim, ReshapeExt};
-pub use graph::{OpAttr, ShapeValue};
+pub use graph::{ElemType, OpAttr, ShapeValue};
 pub use model::{
-    BoundShapes, ElemType, Graph, GraphCondition, GraphNode, GraphShapes, Inexact, InputDim,
-    NodeAttr, TensorData, TensorFact, UnknownOps,
+    BoundShapes, Graph, GraphCondition, GraphNode, GraphShapes, Inexact, InputDim, NodeAttr,
+    TensorData, TensorFact, UnknownOps,
 };
 pub use strided::StridedSlice;
 pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};

@@ -334,8 +334,8 @@ impl ShapeValue {
             "uint8" => ubits(8),
             "uint4" => ubits(4),
             "bool" => None,
-            "float16" | "float32" | "float64" | "bfloat16" | "float8" | "float" | "double"
-            | "half" => {
+            "uint2" => ubits(2),
+            n if n.starts_with("float") || n.starts_with("bfloat") || n == "double" || n == "half" => {
                 return Err(op.fail(
                     Rule::UnknownOp,
                     Some(1),

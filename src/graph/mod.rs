@@ -8,6 +8,7 @@
 mod arith;
 mod attr;
 mod call;
+mod elem;
 mod logic;
 mod onnx_ops;
 mod ops;
@@ -19,4 +20,5 @@ pub(crate) use onnx_ops::onnx_rows;
 pub(crate) use value::MAX_ENTRIES;
 
 pub use attr::OpAttr;
+pub use elem::ElemType;
 pub use value::ShapeValue;

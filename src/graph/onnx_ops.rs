@@ -4,6 +4,7 @@
 use super::arith::Ring;
 use super::attr::OpAttr;
 use super::call::{Binary, Call, Row, MANY};
+use super::elem::ElemType;
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
 
@@ -380,26 +381,6 @@ fn floats(c: &Call<'_>, what: &str) -> ReshapeError {
 
 /// The name of ONNX type `code` (`TensorProto.DataType`), as [`ShapeValue::cast`] reads it.
 fn type_name(code: i64) -> Option<&'static str> {
-    Some(match code {
-        1 => "float32",
-        2 => "uint8",
-        3 => "int8",
-        4 => "uint16",
-        5 => "int16",
-        6 => "int32",
-        7 => "int64",
-        8 => "string",
-        9 => "bool",
-        10 => "float16",
-        11 => "float64",
-        12 => "uint32",
-        13 => "uint64",
-        14 => "complex64",
-        15 => "complex128",
-        16 => "bfloat16",
-        17..=20 | 23 => "float8",
-        21 => "uint4",
-        22 => "int4",
-        _ => return None,
-    })
+    let t = ElemType::from_code(i32::try_from(code).ok()?);
+    (t.name() != "?").then(|| t.name())
 }

@@ -5,11 +5,12 @@
 //! dims are fresh); scan outputs stack one slice per iteration.
 
 use super::desc::{Graph, GraphNode, NodeAttr};
-use super::facts::{ElemType, TensorFact};
+use super::facts::TensorFact;
 use super::result::Inexact;
 use super::walk::{constant, Done, Walk};
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::graph::Call;
+use crate::graph::ElemType;
 use crate::graph::ShapeValue;
 use crate::sym::{Assumptions, Condition, SymDim};
 

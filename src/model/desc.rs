@@ -1,7 +1,7 @@
 //! A whole ONNX graph as the walk takes it ([`Graph`]): its inputs, initializers and nodes in
 //! order, with no protobuf type, so that a converter hands over what it already parsed.
 
-use super::facts::ElemType;
+use crate::graph::ElemType;
 use crate::graph::OpAttr;
 
 /// One dim of a graph input as a model declares it: a number, a named symbol (`dim_param`),

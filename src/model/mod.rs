@@ -20,5 +20,5 @@ mod shapes;
 mod walk;
 
 pub use desc::{Graph, GraphNode, InputDim, NodeAttr, TensorData};
-pub use facts::{ElemType, TensorFact};
+pub use facts::TensorFact;
 pub use result::{BoundShapes, GraphCondition, GraphShapes, Inexact, UnknownOps};

@@ -5,10 +5,10 @@
 use prost::Message;
 
 use super::desc::{Graph, GraphNode, InputDim, NodeAttr, TensorData};
-use super::facts::ElemType;
 use super::proto::{self, attr_type, DimValue, GraphProto, ModelProto, TensorProto};
 use super::result::GraphShapes;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::graph::ElemType;
 use crate::graph::{OpAttr, MAX_ENTRIES};
 
 /// Float tensors read with their values, at most (a `Resize`'s scales, a `Range`'s bounds).

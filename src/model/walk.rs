@@ -6,10 +6,11 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 use super::desc::{canonical, Graph, GraphNode, InputDim, NodeAttr, TensorData};
-use super::facts::{ElemType, TensorFact};
+use super::facts::TensorFact;
 use super::result::{GraphCondition, GraphShapes, Inexact, UnknownOps};
 use super::shapes::{table, Node, Out, Stop};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::graph::ElemType;
 use crate::graph::{Call, OpAttr, ShapeValue, MAX_ENTRIES};
 use crate::sym::{Assumptions, Condition, SymDim};
 

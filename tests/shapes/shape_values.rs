@@ -1194,6 +1194,7 @@ fn type_codes_of_both_frameworks() -> Result<(), ReshapeError> {
         (13, 300),
         (21, 12),
         (22, -4),
+        (25, 0),
     ] {
         assert_eq!(
             onnx_cast(code)?,
@@ -1201,10 +1202,10 @@ fn type_codes_of_both_frameworks() -> Result<(), ReshapeError> {
             "ONNX type {code}"
         );
     }
-    for code in [1, 10, 11, 16, 17, 18, 19, 20, 23] {
+    for code in [1, 10, 11, 16, 17, 18, 19, 20, 23, 24] {
         assert_eq!(cat(onnx_cast(code)), "unknown_op", "ONNX type {code}");
     }
-    for code in [0, 8, 14, 15, 24, -1] {
+    for code in [0, 8, 14, 15, 26, -1] {
         assert_eq!(cat(onnx_cast(code)), "bad_attribute", "ONNX type {code}");
     }
     // Paddle's VarType codes of older programs.

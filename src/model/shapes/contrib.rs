@@ -4,7 +4,7 @@
 use super::linear::product;
 use super::{dim, like_input, Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::SymDim;
 
 /// `FusedMatMul(A, B)`: `MatMul` with the last two dims of `A` (`transA`) or `B` (`transB`)

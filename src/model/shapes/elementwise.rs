@@ -3,7 +3,7 @@
 
 use super::{Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::SymDim;
 
 /// Every input broadcast; the type of input 0 (arithmetic, `Pow`, `PRelu`, `Mean`).

@@ -5,7 +5,7 @@
 
 use super::{Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::{Condition, SymDim};
 
 /// `Gather(data, indices, axis)`: `data`'s dims before `axis`, the indices' shape, then the

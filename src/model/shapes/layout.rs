@@ -5,7 +5,7 @@
 
 use super::{dim, Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::{Condition, SymDim};
 use crate::{Onnx, ShapeSpec};
 

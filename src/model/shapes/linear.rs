@@ -3,7 +3,7 @@
 
 use super::{Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::SymDim;
 
 /// The shape of `a @ b` (inputs `ia` and `ib`), `K` equal as a condition.

@@ -18,9 +18,10 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 
 use super::desc::TensorData;
-use super::facts::{ElemType, TensorFact};
+use super::facts::TensorFact;
 use super::result::Inexact;
 use crate::error::{Fail, ReshapeError, Rule};
+use crate::graph::ElemType;
 use crate::graph::{Call, OpAttr, ShapeValue};
 use crate::sym::{equals, Assumptions, Condition, Exact, SymDim, Unify};
 

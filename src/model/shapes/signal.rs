@@ -4,7 +4,7 @@
 
 use super::{dim, like_input, Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::SymDim;
 
 fn k(v: i64) -> SymDim {

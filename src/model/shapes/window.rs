@@ -3,7 +3,7 @@
 
 use super::{dim, Node, Out, S};
 use crate::error::Rule;
-use crate::model::facts::ElemType;
+use crate::graph::ElemType;
 use crate::sym::SymDim;
 
 /// The window attributes of a node over `spatial` dims.
