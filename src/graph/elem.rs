@@ -68,7 +68,7 @@ impl ElemType {
     }
 
     /// The type of a NumPy-style name (`"float32"`, `"int64"`, `"bool"`), as graph records
-    /// and [`ShapeValue::cast`] write them; `None` for another name.
+    /// and [`ShapeValue::cast`](super::ShapeValue::cast) write them; `None` for another name.
     ///
     /// ```
     /// use ndarray_reshape::ElemType;
@@ -151,7 +151,7 @@ impl ElemType {
     }
 
     /// An integer type (`bool` included): one whose small tensors a walk follows as
-    /// [`ShapeValue`]s.
+    /// [`ShapeValue`](super::ShapeValue)s.
     ///
     /// ```
     /// assert!(ndarray_reshape::ElemType::BOOL.is_integer());
