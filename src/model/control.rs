@@ -113,6 +113,7 @@ impl Flow<'_, '_> {
                 node: self.node.name.clone(),
                 tensor: tensor.clone(),
                 why: why.to_string(),
+                bounds: Vec::new(),
             });
         }
         SymDim::sym(&format!("{tensor}.{axis}"))

@@ -106,9 +106,28 @@ pub struct Inexact {
     pub(crate) node: String,
     pub(crate) tensor: String,
     pub(crate) why: String,
+    pub(crate) bounds: Vec<Condition>,
 }
 
 impl Inexact {
+    /// What is known of the fresh symbols: bounds that hold for every run (`nz.1 <= 4*N`, the
+    /// non-zero elements of a `[4, N]` tensor), for a caller's assumptions or a runtime check.
+    ///
+    /// ```
+    /// # use ndarray_reshape::{ElemType, Graph, GraphNode, InputDim};
+    /// let mut g = Graph::new(17);
+    /// g.input("x", ElemType::FLOAT, [InputDim::from(4), InputDim::named("N")]);
+    /// g.node(GraphNode::new("NonZero", ["x"], ["nz"]));
+    /// let shapes = g.infer(&Default::default())?;
+    /// let bound = &shapes.inexact()[0].bounds()[0];
+    /// assert_eq!(bound.to_string(), "nz.1 <= 4*N");
+    /// assert_eq!(bound.holds(&[("nz.1", 7), ("N", 2)]), Some(true));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    pub fn bounds(&self) -> &[Condition] {
+        &self.bounds
+    }
+
     /// The node that computes the tensor.
     ///
     /// ```
@@ -330,7 +349,11 @@ impl fmt::Display for GraphShapes {
             writeln!(f, "needs {} (node {})", c.condition, c.node)?;
         }
         for i in &self.inexact {
-            writeln!(f, "not exact: {} (node {}): {}", i.tensor, i.node, i.why)?;
+            write!(f, "not exact: {} (node {}): {}", i.tensor, i.node, i.why)?;
+            for b in &i.bounds {
+                write!(f, "; {b}")?;
+            }
+            writeln!(f)?;
         }
         Ok(())
     }

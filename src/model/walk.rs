@@ -370,6 +370,7 @@ impl<'s> Walk<'s> {
                         node: node.name.clone(),
                         tensor: name.clone(),
                         why: why.clone(),
+                        bounds: Vec::new(),
                     });
                     facts.push(TensorFact::new(None, None));
                 }

@@ -104,7 +104,7 @@ pub(crate) fn top_k(n: &Node<'_>) -> S<Vec<Out>> {
             n.need(Condition::at_most(k.clone(), x[axis].clone()))?;
             k
         }
-        Err(_) => n.fresh(0, axis, "k is computed from data"),
+        Err(_) => n.fresh_within(0, axis, "k is computed from data", Some(x[axis].clone())),
     };
     let mut out = x.to_vec();
     out[axis] = k;
@@ -114,14 +114,17 @@ pub(crate) fn top_k(n: &Node<'_>) -> S<Vec<Out>> {
     ])
 }
 
-/// `NonZero`: `[rank, nnz]`, `nnz` decided by the data.
+/// The element count of a shape.
+fn numel(x: &[SymDim]) -> SymDim {
+    x.iter().fold(SymDim::from(1), |a, d| a * d.clone())
+}
+
+/// `NonZero`: `[rank, nnz]`, `nnz` decided by the data, at most the element count.
 pub(crate) fn non_zero(n: &Node<'_>) -> S<Vec<Out>> {
-    let r = n.rank(0)?;
-    let nnz = n.fresh(
-        0,
-        1,
-        "the count of non-zero elements is decided by the data",
-    );
+    let x = n.shape(0)?;
+    let why = "the count of non-zero elements is decided by the data";
+    let nnz = n.fresh_within(0, 1, why, Some(numel(x)));
+    let r = x.len();
     Ok(vec![Out::new(
         Some(ElemType::INT64),
         vec![SymDim::from(r), nnz],
@@ -133,7 +136,11 @@ pub(crate) fn non_zero(n: &Node<'_>) -> S<Vec<Out>> {
 pub(crate) fn unique(n: &Node<'_>) -> S<Vec<Out>> {
     let x = n.shape(0)?;
     let why = "the count of unique values is decided by the data";
-    let u = n.fresh(0, 0, why);
+    let most = match n.int("axis")? {
+        None => numel(x),
+        Some(a) => x[n.axis(a, x.len())?].clone(),
+    };
+    let u = n.fresh_within(0, 0, why, Some(most));
     // Indices and counts have that count too.
     for o in [1, 3] {
         n.fresh(o, 0, why);
@@ -166,11 +173,11 @@ pub(crate) fn compress(n: &Node<'_>) -> S<Vec<Out>> {
     let x = n.shape(0)?;
     let why = "the count of true conditions is decided by the data";
     let out = match n.int("axis")? {
-        None => vec![n.fresh(0, 0, why)],
+        None => vec![n.fresh_within(0, 0, why, Some(numel(x)))],
         Some(a) => {
             let a = n.axis(a, x.len())?;
             let mut y = x.to_vec();
-            y[a] = n.fresh(0, a, why);
+            y[a] = n.fresh_within(0, a, why, Some(x[a].clone()));
             y
         }
     };
@@ -179,7 +186,9 @@ pub(crate) fn compress(n: &Node<'_>) -> S<Vec<Out>> {
 
 /// `NonMaxSuppression`: `[selected, 3]` indices, the count decided by the data.
 pub(crate) fn nms(n: &Node<'_>) -> S<Vec<Out>> {
-    let kept = n.fresh(0, 0, "the count of boxes kept is decided by the data");
+    // At most one per batch, class and box of the scores' [B, C, N].
+    let most = n.opt(1).and_then(|f| f.shape()).map(numel);
+    let kept = n.fresh_within(0, 0, "the count of boxes kept is decided by the data", most);
     Ok(vec![Out::new(
         Some(ElemType::INT64),
         vec![kept, SymDim::from(3)],

@@ -89,16 +89,39 @@ impl<'a> Node<'a> {
     /// A fresh symbol for dim `axis` of output `out`, which data decides (`why`), named
     /// after the output (`nz.1`) so that every walk names it the same.
     pub(crate) fn fresh(&self, out: usize, axis: usize, why: &str) -> SymDim {
+        self.fresh_within(out, axis, why, None)
+    }
+
+    /// [`fresh`](Self::fresh), at most `bound` in every run.
+    pub(crate) fn fresh_within(
+        &self,
+        out: usize,
+        axis: usize,
+        why: &str,
+        bound: Option<SymDim>,
+    ) -> SymDim {
         let tensor = self.out_names.get(out).map_or("?", String::as_str);
-        let mut all = self.inexact.borrow_mut();
-        if out < self.out_names.len() && !all.iter().any(|i| i.tensor == tensor) {
-            all.push(Inexact {
-                node: self.name.to_string(),
-                tensor: tensor.to_string(),
-                why: why.to_string(),
-            });
+        let d = SymDim::sym(&format!("{tensor}.{axis}"));
+        if out >= self.out_names.len() {
+            return d;
         }
-        SymDim::sym(&format!("{tensor}.{axis}"))
+        let mut all = self.inexact.borrow_mut();
+        let at = match all.iter().position(|i| i.tensor == tensor) {
+            Some(at) => at,
+            None => {
+                all.push(Inexact {
+                    node: self.name.to_string(),
+                    tensor: tensor.to_string(),
+                    why: why.to_string(),
+                    bounds: Vec::new(),
+                });
+                all.len() - 1
+            }
+        };
+        if let Some(b) = bound {
+            all[at].bounds.push(Condition::at_most(d.clone(), b));
+        }
+        d
     }
 
     /// Input `i`'s fact; an error where the input is left out.
