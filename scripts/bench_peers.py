@@ -257,7 +257,8 @@ def shapes():
             open(path, "wb").write(data)
             paths.append(path)
         rust = os.path.join(ROOT, "target", "release", "graph_shapes")
-        subprocess.run([py, SHAPES_DRIVER, rust] + paths, check=True)
+        corpus = os.path.join(ROOT, "..", "shared", "opshapes")
+        subprocess.run([py, SHAPES_DRIVER, rust, corpus] + paths, check=True)
     finally:
         subprocess.run(["rm", "-rf", venv], check=True)
 

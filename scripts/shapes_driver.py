@@ -7,12 +7,18 @@ as its users call it; medians, one line per model:
 
     shapes <model>: ours=<ms> onnx_data_prop=<ms> ort_symbolic=<ms>      (ort_symbolic=fail where it fails)
 
-Usage: python shapes_driver.py RUST_BINARY MODEL.onnx...
+Then each model's walk (its tensors' shapes, from the model file) is scored against
+onnxruntime's shapes at the corpus's configurations by the corpus's own `score.py`: one line per
+model, `score <model>: exact=E fresh=F missing=X wrong=W`.
+
+Usage: python shapes_driver.py RUST_BINARY OPSHAPES_DIR MODEL.onnx...
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import onnx
@@ -44,9 +50,13 @@ def stripped(m):
 
 
 def main():
-    rust, models = sys.argv[1], sys.argv[2:]
+    rust, corpus, models = sys.argv[1], sys.argv[2], sys.argv[3:]
     ours = {}
-    out = subprocess.run([rust] + models, check=True, capture_output=True, text=True).stdout
+    scored = tempfile.mkdtemp(prefix="shapes-score-")
+    for sub in ("graphs", "runtime", "anchors"):
+        os.makedirs(os.path.join(scored, sub))
+    out = subprocess.run([rust, "--dims", os.path.join(scored, "anchors")] + models, check=True,
+                         capture_output=True, text=True).stdout
     for line in out.splitlines():
         r = json.loads(line)
         ours[r["model"]] = r
@@ -64,6 +74,19 @@ def main():
         r = ours[path]
         print(f"shapes {name}: ours={r['ms']:.3f} onnx_data_prop={prop:.2f} ort_symbolic={ort}"
               f"  ({r['nodes']} nodes, {r['conditions']} conditions, {r['inexact']} not exact)", flush=True)
+    # The walks from the model files, scored as the corpus scores its anchors.
+    names = [os.path.splitext(os.path.basename(p))[0] for p in models]
+    for name in names:
+        for sub in ("graphs", "runtime"):
+            shutil.copy(os.path.join(corpus, sub, name + ".json"), os.path.join(scored, sub))
+    report = os.path.join(scored, "scores.json")
+    subprocess.run([sys.executable, os.path.join(corpus, "score.py"), scored, "--anchors", "ndarray_reshape",
+                    "--json", report], check=True, capture_output=True)
+    scores = json.load(open(report))
+    for name in names:
+        c = (scores["models"][name]["scores"] or {}).get("ndarray_reshape", {}).get("all", {})
+        print(f"score {name}: " + " ".join(f"{k}={c.get('d_' + k, 0)}" for k in ("exact", "fresh", "missing", "wrong")))
+    shutil.rmtree(scored)
 
 
 if __name__ == "__main__":
