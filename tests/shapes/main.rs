@@ -6,6 +6,7 @@
 //! `.onnx` files (`onnx_file`). One test binary, a module per concern.
 
 mod assumptions;
+mod contrib_ops;
 mod graph_sweep;
 #[path = "../common/graphs.rs"]
 mod graphs;

@@ -39,7 +39,9 @@ fn main() {
             last = Some(shapes);
         }
         times.sort_by(f64::total_cmp);
-        let shapes = last.expect("one walk").unwrap_or_else(|e| panic!("{path}: {e}"));
+        let shapes = last
+            .expect("one walk")
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
         let (tensors, conditions, inexact) = (
             shapes.tensors().count(),
             shapes.conditions().len(),
@@ -57,9 +59,16 @@ fn main() {
                         .collect::<Vec<_>>()
                 });
                 let elem = fact.elem().map(|e| e.code());
-                out.insert(name.to_string(), serde_json::json!({"elem_type": elem, "dims": dims}));
+                out.insert(
+                    name.to_string(),
+                    serde_json::json!({"elem_type": elem, "dims": dims}),
+                );
             }
-            let stem = std::path::Path::new(&path).file_stem().unwrap().to_string_lossy().to_string();
+            let stem = std::path::Path::new(&path)
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
             let anchor = serde_json::json!({"ndarray_reshape": {"ok": true, "tensors": out}});
             std::fs::write(format!("{dir}/{stem}.json"), anchor.to_string()).unwrap();
         }
