@@ -42,7 +42,7 @@ pub enum UnknownOps {
 /// let shapes = g.infer(&Default::default())?;
 /// let c = &shapes.conditions()[0];
 /// assert_eq!(c.node(), "add");
-/// assert_eq!(c.condition().to_string(), "M == N || M == 1 || N == 1");
+/// assert_eq!(c.condition().to_string(), "N == M || N == 1 || M == 1");
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
