@@ -16,6 +16,24 @@ use crate::sym::{Assumptions, Condition, SymDim};
 
 type R<T> = Result<T, ReshapeError>;
 
+/// Whether `body`'s output `out` is its input `input`, directly or through `Identity` nodes.
+fn passes_through(body: &Graph, input: usize, out: usize) -> bool {
+    let (Some((from, _, _)), Some(mut name)) = (body.inputs.get(input), body.outputs.get(out))
+    else {
+        return false;
+    };
+    for _ in 0..=body.nodes.len() {
+        if name == from {
+            return true;
+        }
+        match body.nodes.iter().find(|n| n.outputs.first() == Some(name)) {
+            Some(n) if n.op == "Identity" && n.inputs.len() == 1 => name = &n.inputs[0],
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// What a subgraph gave: its outputs' facts, its conditions and its report.
 struct Sub {
     outputs: Vec<TensorFact>,
@@ -290,7 +308,15 @@ impl Flow<'_, '_> {
         let lead = [number, scalar(ElemType::BOOL)];
         let mut inexact = Vec::new();
         let sub = self.iterate(body, &lead, &initial, &[], more, &mut inexact)?;
-        let no_cond = inputs.get(1).copied().flatten().is_none();
+        // The loop runs M times when nothing else ends it: no condition, or a true one the
+        // body passes on unchanged.
+        let cond = inputs.get(1).copied().flatten();
+        let always = cond
+            .and_then(TensorFact::value)
+            .and_then(|v| v.entries().first()?.constant())
+            == Some(1)
+            && passes_through(body, 1, 0);
+        let no_cond = cond.is_none() || always;
         let count = match (trip, no_cond) {
             (Some(m), true) => m,
             _ => self.fresh(

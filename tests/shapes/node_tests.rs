@@ -39,10 +39,10 @@ fn walkable(record: &Value, concrete: bool) -> (Graph, Vec<(String, Vec<usize>)>
             if concrete || elem.is_integer() || short_floats {
                 let vals = v["values"].as_array().unwrap();
                 let t = TensorData::new(elem, &shape);
-                let t = match elem.is_integer() && vals.iter().all(Value::is_i64) {
-                    true => {
-                        t.with_ints(vals.iter().map(|x| x.as_i64().unwrap()).collect::<Vec<_>>())
-                    }
+                // Booleans are the integers 0 and 1.
+                let int = |x: &Value| x.as_i64().or_else(|| x.as_bool().map(i64::from));
+                let t = match elem.is_integer() && vals.iter().all(|x| int(x).is_some()) {
+                    true => t.with_ints(vals.iter().filter_map(int).collect::<Vec<_>>()),
                     false => t.with_floats(
                         vals.iter()
                             .map(|x| x.as_f64().unwrap_or(f64::NAN))
@@ -169,7 +169,12 @@ fn onnx_node_tests_agree_concretely_and_symbolically() {
         for (k, concrete) in [true, false].into_iter().enumerate() {
             match run(&record, concrete) {
                 Outcome::Agrees => agree[k] += 1,
-                Outcome::DataDecides => decided += usize::from(k == 0),
+                Outcome::DataDecides => {
+                    decided += usize::from(k == 0);
+                    if k == 0 && std::env::var_os("NODE_TESTS_LIST").is_some() {
+                        println!("  decided by data: {name}");
+                    }
+                }
                 Outcome::NotInTable(op) => {
                     if k == 0 {
                         *outside.entry(op).or_default() += 1;

@@ -419,10 +419,35 @@ pub(crate) fn resize(n: &Node<'_>) -> S<Vec<Out>> {
                     out[a] = sizes[j].clone();
                 }
             }
-            policy => {
-                let why =
-                    format!("keep_aspect_ratio_policy {policy} rounds a float ratio of the sizes");
-                return Err(super::Stop::Unknown(why));
+            policy @ ("not_larger" | "not_smaller") => {
+                // One scale for every axis, the smallest (or largest) of the ratios, in f32 as
+                // onnxruntime computes it; each length rounded half away from zero.
+                let known: Option<Vec<(f32, f32)>> = axes
+                    .iter()
+                    .zip(&sizes)
+                    .map(|(&a, s)| Some((s.constant()? as f32, x[a].constant()? as f32)))
+                    .collect();
+                let Some(known) = known.filter(|k| k.iter().all(|&(_, d)| d > 0.0)) else {
+                    let why = format!("keep_aspect_ratio_policy {policy} on symbolic lengths rounds a float ratio");
+                    for &a in &axes {
+                        out[a] = n.fresh(0, a, &why);
+                    }
+                    return Ok(vec![Out::new(n.elem(0), out)]);
+                };
+                let ratios = known.iter().map(|&(s, d)| s / d);
+                let scale = match policy {
+                    "not_larger" => ratios.fold(f32::INFINITY, f32::min),
+                    _ => ratios.fold(0.0, f32::max),
+                };
+                for (&a, &(_, d)) in axes.iter().zip(&known) {
+                    out[a] = dim(n, (scale * d).round() as i64, "resized length")?;
+                }
+            }
+            other => {
+                let why = format!(
+                    "keep_aspect_ratio_policy {other} is not stretch, not_larger or not_smaller"
+                );
+                return Err(n.fail(Rule::BadAttribute, None, why));
             }
         }
         return Ok(vec![Out::new(n.elem(0), out)]);
