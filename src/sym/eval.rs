@@ -11,8 +11,12 @@ use crate::dims::LIMIT;
 pub(crate) enum NoValue {
     /// A symbol unbound or bound to 0, a division by 0, a floor of a fraction.
     Undefined,
-    /// An intermediate past `i128`.
+    /// An intermediate past `i128`, inside a bounded subterm or without its magnitude known:
+    /// nothing follows from it.
     Overflow,
+    /// The expression's own value past `i128` for certain (a polynomial's, from an `f64`
+    /// estimate with its rounding bounded), positive when `true`: past any bound within it.
+    Past(bool),
 }
 
 type Value = Result<Rat, NoValue>;
@@ -86,8 +90,11 @@ impl Evaluator<'_> {
         }
         // Each conversion, product and sum rounds by at most half an epsilon, relative.
         let error = magnitude * f64::from(ops.saturating_add(4)) * f64::EPSILON;
-        match approx.abs() + error < 2f64.powi(126) {
-            true => Ok(Rat::int(sum)),
+        if approx.abs() + error < 2f64.powi(126) {
+            return Ok(Rat::int(sum));
+        }
+        match approx.abs() - error > 2f64.powi(127) {
+            true => Err(NoValue::Past(approx > 0.0)),
             false => Err(NoValue::Overflow),
         }
     }
@@ -108,7 +115,17 @@ impl Evaluator<'_> {
     }
 
     fn atom(&mut self, id: &AtomRef) -> Value {
-        memoized(self, id, |e| &mut e.memo, |e| e.atom_value(id.get()))
+        // An operand past `i128` says nothing of a minimum, a comparison or a floor of it.
+        let bounded = |v: Value| match v {
+            Err(NoValue::Past(_)) => Err(NoValue::Overflow),
+            v => v,
+        };
+        memoized(
+            self,
+            id,
+            |e| &mut e.memo,
+            |e| bounded(e.atom_value(id.get())),
+        )
     }
 
     fn atom_value(&mut self, a: &Atom) -> Value {
@@ -130,17 +147,40 @@ impl Evaluator<'_> {
                     _ => int(x - q.checked_mul(y).ok_or(NoValue::Overflow)?),
                 }
             }
-            Atom::Min(x, y) => Ok(self.dim(x)?.min(self.dim(y)?)),
-            Atom::Max(x, y) => Ok(self.dim(x)?.max(self.dim(y)?)),
-            Atom::Eq(x, y) => flag(self.dim(x)? == self.dim(y)?),
-            Atom::Lt(x, y) => flag(self.dim(x)? < self.dim(y)?),
-            Atom::Le(x, y) => flag(self.dim(x)? <= self.dim(y)?),
+            Atom::Min(x, y) | Atom::Max(x, y) => {
+                let (vx, vy) = (self.dim(x), self.dim(y));
+                let less = order(vx, vy)?.is_le();
+                match (less, matches!(a, Atom::Min(..))) {
+                    (true, true) | (false, false) => vx,
+                    _ => vy,
+                }
+            }
+            Atom::Eq(x, y) => flag(order(self.dim(x), self.dim(y))?.is_eq()),
+            Atom::Lt(x, y) => flag(order(self.dim(x), self.dim(y))?.is_lt()),
+            Atom::Le(x, y) => flag(order(self.dim(x), self.dim(y))?.is_le()),
             Atom::Select(c, x, y) => match self.dim(c)?.num != 0 {
                 true => self.dim(x),
                 false => self.dim(y),
             },
             Atom::Group(g) => self.dim(g),
         }
+    }
+}
+
+/// How two values compare: exactly, or where one is past `i128` for certain and the other
+/// is not (or lies past it on the other side); an `Overflow` where that does not decide it,
+/// and `Undefined` where either is.
+fn order(x: Value, y: Value) -> Result<std::cmp::Ordering, NoValue> {
+    use std::cmp::Ordering::{Greater, Less};
+    match (x, y) {
+        (Ok(a), Ok(b)) => Ok(a.cmp(&b)),
+        (Err(NoValue::Undefined), _) | (_, Err(NoValue::Undefined)) => Err(NoValue::Undefined),
+        (Err(NoValue::Past(up)), Ok(_)) => Ok(if up { Greater } else { Less }),
+        (Ok(_), Err(NoValue::Past(up))) => Ok(if up { Less } else { Greater }),
+        (Err(NoValue::Past(a)), Err(NoValue::Past(b))) if a != b => {
+            Ok(if a { Greater } else { Less })
+        }
+        _ => Err(NoValue::Overflow),
     }
 }
 

@@ -149,6 +149,146 @@ fn expanded_powers_evaluate_past_i128_terms() {
     assert_eq!(big.eval_int(&[("T", 1 << 20)]), None);
     assert_eq!(
         super::value(&big, &[("T", 1 << 20)]),
-        Err(super::NoValue::Overflow)
+        Err(super::NoValue::Past(true))
     );
+}
+
+/// An overflow inside a bounded subterm decides nothing: `1 <= (P*P*Q + P*Q*Q < 5)` at
+/// `P = 3, Q = 8654043903590042478` is false (the sum, about 2.2e38, is past `i128` and not
+/// below 5), never true.
+#[test]
+fn an_overflow_inside_a_comparison_is_no_decision() {
+    use crate::sym::Condition;
+    let (p, q) = (s("P"), s("Q"));
+    let sum = p.clone() * p.clone() * q.clone() + p.clone() * q.clone() * q.clone();
+    let c = Condition::at_most(k(1), sum.less(&k(5)));
+    let at = [("P", 3), ("Q", 8654043903590042478)];
+    assert_eq!(c.holds(&at), Some(false));
+    // Inside a minimum, a floor and a remainder: no decision, or the right one.
+    for d in [
+        sum.min(&k(7)),
+        sum.floor_div(&k(3)).unwrap(),
+        sum.floor_mod(&k(3)).unwrap(),
+        sum.max(&k(7)) - sum.clone(),
+    ] {
+        let c = Condition::at_most(k(1), d.clone());
+        let (l, r) = (super::value(&k(1), &at), super::value(&d, &at));
+        assert!(c.holds(&at) != Some(true) || r.is_ok(), "{c}: {l:?} {r:?}");
+    }
+}
+
+/// Conditions of random expressions at huge bindings against their exact value in big
+/// integers: `holds` and `value` decide only what is true.
+#[test]
+fn conditions_at_huge_bindings_against_big_integers() {
+    use crate::sym::Condition;
+    use num_bigint::BigInt;
+
+    #[derive(Clone)]
+    enum E {
+        Sym(usize),
+        Int(i64),
+        Add(Box<E>, Box<E>),
+        Mul(Box<E>, Box<E>),
+        Min(Box<E>, Box<E>),
+        Lt(Box<E>, Box<E>),
+        Floor(Box<E>, i64),
+        Mod(Box<E>, i64),
+    }
+    fn big(e: &E, at: &[i64]) -> BigInt {
+        let div = |x: BigInt, c: i64| {
+            let c = BigInt::from(c);
+            let (q, r) = (&x / &c, &x % &c);
+            match r != BigInt::from(0) && (r < BigInt::from(0)) != (c < BigInt::from(0)) {
+                true => q - 1,
+                false => q,
+            }
+        };
+        match e {
+            E::Sym(i) => BigInt::from(at[*i]),
+            E::Int(v) => BigInt::from(*v),
+            E::Add(a, b) => big(a, at) + big(b, at),
+            E::Mul(a, b) => big(a, at) * big(b, at),
+            E::Min(a, b) => big(a, at).min(big(b, at)),
+            E::Lt(a, b) => BigInt::from(u8::from(big(a, at) < big(b, at))),
+            E::Floor(a, c) => div(big(a, at), *c),
+            E::Mod(a, c) => {
+                let x = big(a, at);
+                let q = div(x.clone(), *c);
+                x - q * BigInt::from(*c)
+            }
+        }
+    }
+    fn dim(e: &E) -> SymDim {
+        match e {
+            E::Sym(i) => s(["P", "Q"][*i]),
+            E::Int(v) => k(*v),
+            E::Add(a, b) => dim(a) + dim(b),
+            E::Mul(a, b) => dim(a) * dim(b),
+            E::Min(a, b) => dim(a).min(&dim(b)),
+            E::Lt(a, b) => dim(a).less(&dim(b)),
+            E::Floor(a, c) => dim(a).floor_div(&k(*c)).unwrap(),
+            E::Mod(a, c) => dim(a).floor_mod(&k(*c)).unwrap(),
+        }
+    }
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+    fn gen(r: &mut Rng, depth: u32) -> E {
+        let pick = r.next() % if depth == 0 { 2 } else { 8 };
+        let sub = |r: &mut Rng| Box::new(gen(r, depth.saturating_sub(1)));
+        match pick {
+            0 => E::Sym((r.next() % 2) as usize),
+            1 => E::Int((r.next() % 11) as i64 - 5),
+            2 => E::Add(sub(r), sub(r)),
+            3 => E::Mul(sub(r), sub(r)),
+            4 => E::Min(sub(r), sub(r)),
+            5 => E::Lt(sub(r), sub(r)),
+            6 => E::Floor(sub(r), [2i64, 3, -4][(r.next() % 3) as usize]),
+            _ => E::Mod(sub(r), [2i64, 3, -4][(r.next() % 3) as usize]),
+        }
+    }
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let next = &mut rng;
+    let huge = [
+        1i64,
+        2,
+        3,
+        1 << 31,
+        (1 << 62) + 7,
+        i64::MAX,
+        8654043903590042478,
+    ];
+    let (mut decided, mut total) = (0, 0);
+    for _ in 0..if cfg!(miri) { 50 } else { 20_000 } {
+        let (a, b) = (gen(next, 3), gen(next, 3));
+        let at = [
+            huge[(next.next() % 7) as usize],
+            huge[(next.next() % 7) as usize],
+        ];
+        let binding = [("P", at[0] as usize), ("Q", at[1] as usize)];
+        let (da, db) = (dim(&a), dim(&b));
+        if !(da.is_valid() && db.is_valid()) {
+            continue;
+        }
+        let truth = big(&a, &at) <= big(&b, &at);
+        total += 1;
+        if let Some(h) = Condition::at_most(da.clone(), db.clone()).holds(&binding) {
+            decided += 1;
+            assert_eq!(h, truth, "{da} <= {db} at {binding:?}");
+        }
+        if let Ok(v) = super::value(&da, &binding) {
+            assert!(
+                v.is_int() && BigInt::from(v.num) == big(&a, &at),
+                "{da} at {binding:?}: {v:?}"
+            );
+        }
+    }
+    assert!(decided > total / 2, "{decided} of {total} decided");
 }

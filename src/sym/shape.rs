@@ -129,9 +129,10 @@ impl Condition {
         match self.kind {
             Kind::AtMost => match (l, r) {
                 (Ok(l), Ok(r)) => Some(l <= r),
-                // Past i128 with a side that is never negative: past any bound of i128.
-                (Err(NoValue::Overflow), Ok(_)) if non_negative(self.lhs.clone()) => Some(false),
-                (Ok(_), Err(NoValue::Overflow)) if non_negative(self.rhs.clone()) => Some(true),
+                // A side whose own value is past i128 for certain is past the other side; an
+                // overflow inside a bounded subterm decides nothing.
+                (Err(NoValue::Past(up)), Ok(_)) => Some(!up),
+                (Ok(_), Err(NoValue::Past(up))) => Some(up),
                 _ => None,
             },
             Kind::Equals => Some(l.ok()? == r.ok()?),
@@ -149,10 +150,6 @@ impl Condition {
             }
         }
     }
-}
-
-fn non_negative(d: SymDim) -> bool {
-    bounds(&d).lo.is_some_and(|l| l >= Rat::ZERO)
 }
 
 impl Condition {
