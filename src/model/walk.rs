@@ -76,6 +76,7 @@ impl Graph {
         assume: &Assumptions,
         unknown: UnknownOps,
     ) -> Result<GraphShapes, ReshapeError> {
+        assume.check()?;
         let mut w = Walk::new(self, assume, unknown);
         let outputs: usize = self.nodes.iter().map(|n| n.outputs.len()).sum();
         let all = self.inputs.len() + self.initializers.len() + outputs;

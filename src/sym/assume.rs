@@ -113,8 +113,19 @@ impl Assumptions {
         self
     }
 
-    /// `name % k == 0` (with an earlier multiple, their least common multiple; `k` of 0 or 1
-    /// adds nothing).
+    /// `name % k == 0` (with an earlier multiple, their least common multiple; `k` of 1 adds
+    /// nothing). A multiple of 0 is 0, which no size is: facts that no value satisfies are
+    /// refused by the first call that can say so ([`apply`](Self::apply) and the whole-graph
+    /// walk with an error, [`holds`](Self::holds) and [`compare`](Self::compare) with `None`).
+    ///
+    /// ```
+    /// use ndarray_reshape::{Assumptions, Onnx, ShapeSpec, SymDim};
+    /// let s = Onnx::new([0, -1]).infer_symbolic(&[SymDim::sym("T"), SymDim::from(6)])?;
+    /// let e = Assumptions::new().multiple_of("T", 0).apply(&s).unwrap_err();
+    /// assert_eq!(e.category(), "unsatisfiable");
+    /// assert!(e.to_string().contains("T % 0 == 0"));
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
     ///
     /// ```
     /// use ndarray_reshape::{Assumptions, SymDim};
@@ -125,7 +136,9 @@ impl Assumptions {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn multiple_of(mut self, name: &str, k: usize) -> Self {
-        if k > 1 {
+        if k == 0 {
+            self.fact(name).multiple = 0;
+        } else if k > 1 && self.fact(name).multiple != 0 {
             let f = self.fact(name);
             let g = super::expr::gcd(f.multiple as u128, k as u128) as usize;
             f.multiple = (f.multiple / g).saturating_mul(k);
@@ -136,6 +149,13 @@ impl Assumptions {
     /// The range the facts give each named symbol (its multiple's quotient for a multiple).
     fn range(&self, name: &str) -> Option<Bounds> {
         let (_, f) = self.facts.iter().find(|(n, _)| n == name)?;
+        if f.multiple == 0 {
+            // A multiple of 0: no size.
+            return Some(Bounds {
+                lo: Some(Rat::ONE),
+                hi: Some(Rat::ZERO),
+            });
+        }
         let m = f.multiple.max(1) as i128;
         let (lo, hi) = ((f.lo as i128 + m - 1) / m, f.hi as i128 / m);
         Some(Bounds {
@@ -146,10 +166,37 @@ impl Assumptions {
 
     /// Whether no value satisfies the facts (a range that is empty).
     fn empty(&self) -> bool {
-        self.facts.iter().any(|(n, _)| {
-            self.range(n)
-                .is_some_and(|b| matches!((b.lo, b.hi), (Some(l), Some(h)) if l > h))
+        self.contradiction().is_some()
+    }
+
+    /// The facts of the first symbol that no value satisfies (`B >= 5 and B <= 2`,
+    /// `T % 0 == 0`), written out.
+    pub(crate) fn contradiction(&self) -> Option<String> {
+        self.facts.iter().find_map(|(n, f)| {
+            let empty = self
+                .range(n)
+                .is_some_and(|b| matches!((b.lo, b.hi), (Some(l), Some(h)) if l > h));
+            empty.then(|| {
+                let n = super::display::shown(n);
+                let mut parts = vec![format!("{n} >= {}", f.lo), format!("{n} <= {}", f.hi)];
+                if f.multiple != 1 {
+                    parts.push(format!("{n} % {} == 0", f.multiple));
+                }
+                parts.join(" and ")
+            })
         })
+    }
+
+    /// An error when the facts contradict each other (no value satisfies them).
+    pub(crate) fn check(&self) -> Result<(), ReshapeError> {
+        match self.contradiction() {
+            None => Ok(()),
+            Some(why) => Err(Fail::whole(
+                Rule::Unsatisfiable,
+                format!("the assumptions contradict each other: no size satisfies {why}"),
+            )
+            .attach_no_input(Origin::Symbols, self)),
+        }
     }
 
     /// `d` with each multiple written out (`C` as `8*C`, the new `C` the quotient) and each
@@ -188,8 +235,9 @@ impl Assumptions {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn holds(&self, c: &Condition) -> Option<bool> {
+        // Facts that contradict each other decide nothing.
         if self.empty() {
-            return Some(true);
+            return None;
         }
         self.decided(c).or_else(|| self.enumerated(c))
     }
@@ -334,6 +382,9 @@ impl Assumptions {
     /// assert_eq!(Assumptions::new().compare(&b, &t), None);
     /// ```
     pub fn compare(&self, a: &SymDim, b: &SymDim) -> Option<Ordering> {
+        if self.empty() {
+            return None;
+        }
         let d = self.rewrite(a) - self.rewrite(b);
         if !d.is_valid() {
             return None;
@@ -403,8 +454,9 @@ impl Assumptions {
     /// # Errors
     ///
     /// [`Unsatisfiable`](ReshapeError::Unsatisfiable) when a condition holds for no value the
-    /// facts allow (the shape is no reshape's output there); the position is the condition's
-    /// index.
+    /// facts allow (the shape is no reshape's output there; the position is the condition's
+    /// index), or when no value satisfies the facts themselves (`at_least("B", 5)` with
+    /// `at_most("B", 2)`).
     ///
     /// ```
     /// use ndarray_reshape::{Assumptions, Paddle, ShapeSpec, SymDim};
@@ -414,6 +466,7 @@ impl Assumptions {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn apply(&self, shape: &SymShape) -> Result<SymShape, ReshapeError> {
+        self.check()?;
         let kept = self.kept(shape.conditions())?;
         Ok(SymShape {
             dims: shape.dims().iter().map(|d| self.simplified(d)).collect(),
@@ -428,6 +481,7 @@ impl Assumptions {
 
     /// The conditions the facts do not imply; an error for one they contradict.
     pub(crate) fn kept(&self, conditions: &[Condition]) -> Result<Vec<Condition>, ReshapeError> {
+        self.check()?;
         let mut kept = Vec::new();
         for (i, c) in conditions.iter().enumerate() {
             match self.holds(c) {
@@ -448,7 +502,7 @@ impl Assumptions {
 
     /// `d` with what the facts decide in it decided, each multiple written back.
     pub(crate) fn simplified(&self, d: &SymDim) -> SymDim {
-        if !d.is_symbolic() || self.facts.is_empty() {
+        if !d.is_symbolic() || self.facts.is_empty() || self.empty() {
             return d.clone();
         }
         let r = self.rewrite(d);
@@ -480,7 +534,7 @@ impl fmt::Display for Assumptions {
             if fact.hi < LIMIT {
                 parts.push(format!("{n} <= {}", fact.hi));
             }
-            if fact.multiple > 1 {
+            if fact.multiple != 1 {
                 parts.push(format!("{n} % {} == 0", fact.multiple));
             }
         }

@@ -354,3 +354,41 @@ fn facts_decide_each_kind_of_comparison() -> R {
     assert_eq!(pinned.to_string(), "C == 16");
     Ok(())
 }
+
+/// Facts no size satisfies are refused by the first call that can say so, naming them: the
+/// reported `at_least(B, 5)` with `at_most(B, 2)` that gave `[B, 6]`, and a multiple of 0.
+#[test]
+fn contradictory_facts_are_refused() -> R {
+    let out = Onnx::new([0, -1]).infer_symbolic(&[s("B"), k(6)])?;
+    let both = Assumptions::new().at_least("B", 5).at_most("B", 2);
+    let e = both.apply(&out).unwrap_err();
+    assert_eq!(e.category(), "unsatisfiable");
+    assert_eq!(
+        e.context().detail(),
+        "the assumptions contradict each other: no size satisfies B >= 5 and B <= 2"
+    );
+    let zero = Assumptions::new().multiple_of("T", 0);
+    assert!(zero
+        .apply(&out)
+        .unwrap_err()
+        .to_string()
+        .contains("T % 0 == 0"));
+    // Nothing is decided under them: no vacuous truths.
+    let c = &Onnx::new([2, -1])
+        .infer_symbolic(&[s("B"), k(3)])?
+        .conditions()[0]
+        .clone();
+    assert_eq!(both.holds(c), None);
+    assert_eq!(both.compare(&s("B"), &k(3)), None);
+    assert_ne!(both.unify(&s("B"), &k(6)), Unify::Equal);
+    // The whole-graph walk refuses them before its first node.
+    let mut g = ndarray_reshape::Graph::new(17);
+    g.input(
+        "x",
+        ndarray_reshape::ElemType::FLOAT,
+        [ndarray_reshape::InputDim::named("B")],
+    );
+    assert_eq!(g.infer(&both).unwrap_err().category(), "unsatisfiable");
+    assert!(g.infer(&Assumptions::new().at_least("B", 5)).is_ok());
+    Ok(())
+}
