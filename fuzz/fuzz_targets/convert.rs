@@ -221,9 +221,16 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
             let shift: Vec<f32> = (0..n)
                 .map(|_| u.arbitrary::<f32>().unwrap_or(0.0))
                 .collect();
-            let affine = Affine::per_axis(axis, scale.clone(), shift).unwrap();
-            check(u, &v, &affine, |b: &f32| b.to_bits().into())?;
-            check_slice(&a, &v, &affine, |b: &f32| b.to_bits().into());
+            // Scales of 0 or not finite, and shifts not finite, are refused.
+            let fine = scale.iter().all(|s| s.is_finite() && *s != 0.0) && shift.iter().all(|s| s.is_finite());
+            match Affine::per_axis(axis, scale.clone(), shift) {
+                Ok(affine) => {
+                    assert!(fine, "degenerate affine parameters accepted");
+                    check(u, &v, &affine, |b: &f32| b.to_bits().into())?;
+                    check_slice(&a, &v, &affine, |b: &f32| b.to_bits().into());
+                }
+                Err(e) => assert!(!fine && e.category() == "conversion_axis", "{e}"),
+            }
             if let Some(&s) = scale.first() {
                 if let Ok(d) = Dequantize::<u8>::new(s, u.arbitrary()?) {
                     check(u, &v, &d, |b: &f32| b.to_bits().into())?;

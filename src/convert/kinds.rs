@@ -182,7 +182,7 @@ where
 /// use ndarray_reshape::convert::Affine;
 /// use ndarray_reshape::{Order, ReshapeExt};
 /// let x = array![[0u8, 255], [51, 102]];
-/// let y = x.convert_layout(Order::C, &Affine::new(1.0 / 255.0, -0.5))?;
+/// let y = x.convert_layout(Order::C, &Affine::new(1.0 / 255.0, -0.5)?)?;
 /// let want = array![[-0.5f32, 0.5], [-0.3, -0.1]];
 /// assert!(y.iter().zip(&want).all(|(a, b)| (a - b).abs() < 1e-6));
 /// # Ok::<(), ndarray_reshape::ReshapeError>(())
@@ -196,19 +196,50 @@ pub struct Affine {
 
 impl Affine {
     /// One scale and shift for every element.
-    pub fn new(scale: f32, shift: f32) -> Affine {
-        Affine {
-            axis: None,
-            scale: vec![scale],
-            shift: vec![shift],
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite (every output would
+    /// be the shift, or NaN), or a shift that is not finite.
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Affine;
+    /// assert!(Affine::new(0.5, 1.0).is_ok());
+    /// let e = Affine::new(0.0, 1.0).unwrap_err();
+    /// assert!(e.to_string().contains("a scale of 0"));
+    /// assert!(Affine::new(f32::NAN, 0.0).is_err());
+    /// ```
+    pub fn new(scale: f32, shift: f32) -> Result<Affine, ReshapeError> {
+        Affine::checked(None, vec![scale], vec![shift])
+    }
+
+    /// The affine step of `scale` and `shift` (on `axis`), each checked.
+    fn checked(
+        axis: Option<usize>,
+        scale: Vec<f32>,
+        shift: Vec<f32>,
+    ) -> Result<Affine, ReshapeError> {
+        let fail = |why: String| {
+            Err(Fail::new(Rule::ConversionAxis, axis, why)
+                .attach_no_input(Origin::Convert, "affine"))
+        };
+        if let Some(s) = scale.iter().find(|s| !(s.is_finite() && **s != 0.0)) {
+            return fail(format!(
+                "a scale of {s}: affine scales are finite and not zero"
+            ));
         }
+        if let Some(s) = shift.iter().find(|s| !s.is_finite()) {
+            return fail(format!("a shift of {s}: affine shifts are finite"));
+        }
+        Ok(Affine { axis, scale, shift })
     }
 
     /// A scale and shift per index along the output's `axis`.
     ///
     /// # Errors
     ///
-    /// [`ReshapeError::ConversionAxis`]: `scale` and `shift` differ in length.
+    /// [`ReshapeError::ConversionAxis`]: `scale` and `shift` differ in length, or hold a scale
+    /// that is 0 or not finite or a shift that is not finite.
     pub fn per_axis(axis: usize, scale: Vec<f32>, shift: Vec<f32>) -> Result<Affine, ReshapeError> {
         if scale.len() != shift.len() {
             let why = format!(
@@ -219,28 +250,54 @@ impl Affine {
             return Err(Fail::at(Rule::ConversionAxis, axis, why)
                 .attach_no_input(Origin::Convert, "affine"));
         }
-        Ok(Affine {
-            axis: Some(axis),
-            scale,
-            shift,
-        })
+        Affine::checked(Some(axis), scale, shift)
     }
 
     /// torchvision's `normalize(to_tensor(x), mean, std)` along the output's `axis` (the
     /// channels): `(a / range - mean[c]) / std[c]`, folded into one scale and shift per channel
     /// (`1 / (range * std[c])` and `-mean[c] / std[c]`), as OpenCV's `blobFromImages` folds its
     /// `scalefactor` and `mean`; results within a few units in the last place of the two-step
-    /// form.
+    /// form. It multiplies by `1 / (range * std[c])` where the two-step form divides by `range`
+    /// and then by `std[c]`: one multiplication per element instead of two divisions, which is
+    /// what lets the vector kernels run at memory speed; an element can differ from the
+    /// two-step form in its last bit or two (torchvision itself differs from NumPy there).
     ///
     /// # Errors
     ///
-    /// [`ReshapeError::ConversionAxis`]: `mean` and `std` differ in length.
+    /// [`ReshapeError::ConversionAxis`]: `mean` and `std` differ in length, a `std` or the
+    /// `range` is 0 or not finite, or a `mean` is not finite.
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Affine;
+    /// assert!(Affine::normalize(1, 255.0, &[0.5], &[0.25]).is_ok());
+    /// let e = Affine::normalize(1, 255.0, &[0.5], &[0.0]).unwrap_err();
+    /// assert!(e.to_string().contains("std of 0"));
+    /// assert!(Affine::normalize(1, 255.0, &[f32::NAN], &[0.25]).is_err());
+    /// ```
     pub fn normalize(
         axis: usize,
         range: f32,
         mean: &[f32],
         std: &[f32],
     ) -> Result<Affine, ReshapeError> {
+        let fail = |why: String| {
+            Err(Fail::at(Rule::ConversionAxis, axis, why)
+                .attach_no_input(Origin::Convert, "normalize"))
+        };
+        let divisor = |s: &f32| s.is_finite() && *s != 0.0;
+        if let Some(s) = std.iter().find(|s| !divisor(s)) {
+            return fail(format!(
+                "a std of {s}: it divides, so it is finite and not zero"
+            ));
+        }
+        if !divisor(&range) {
+            return fail(format!(
+                "a range of {range}: it divides, so it is finite and not zero"
+            ));
+        }
+        if let Some(m) = mean.iter().find(|m| !m.is_finite()) {
+            return fail(format!("a mean of {m}: means are finite"));
+        }
         let scale = std.iter().map(|s| 1.0 / (range * s)).collect();
         let shift = mean.iter().zip(std).map(|(m, s)| -m / s).collect();
         if mean.len() != std.len() {
@@ -429,7 +486,9 @@ impl<T: Quantized> QuantParams<T> {
 
 /// ONNX `QuantizeLinear` from `f32`: `saturate(round_half_even(a / scale) + zero_point)` into
 /// `T` (`i8`, `u8`, `i16`, `u16`), per tensor or per index along an output axis; NaN gives
-/// `T`'s minimum.
+/// `T`'s minimum. A negative scale is taken as ONNX defines the operator, whose formula holds
+/// for any scale that is not 0 (onnxruntime computes it so): the values are mirrored; a scale
+/// of 0 or one that is not finite is refused.
 ///
 /// ```
 /// use ndarray::array;

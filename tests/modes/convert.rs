@@ -169,7 +169,7 @@ fn random_layouts_convert_exactly() {
         check(
             &b,
             &spec,
-            &Affine::new(1.0 / 255.0, -0.5),
+            &Affine::new(1.0 / 255.0, -0.5).unwrap(),
             |v: &f32| v.to_bits().into(),
             "affine u8",
         );
@@ -307,7 +307,7 @@ fn broadcast_inputs_convert() {
     check(
         &c,
         &Np::new([-1], Order::C),
-        &Affine::new(2.0, 1.0),
+        &Affine::new(2.0, 1.0).unwrap(),
         |v: &f32| v.to_bits().into(),
         "broadcast columns",
     );

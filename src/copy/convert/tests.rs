@@ -164,15 +164,18 @@ fn twins<A: Copy, B: Default + Clone + Copy, C: Conversion<A, B>>(
 #[cfg_attr(miri, ignore)] // no vector kernels under Miri: the twins are the scalar code itself
 fn vector_kernels_match_their_scalar_twins() {
     let f = edge_floats(4096);
-    twins(&Affine::new(0.3, -1.7), &f, None, |v: f32| {
+    twins(&Affine::new(0.3, -1.7).unwrap(), &f, None, |v: f32| {
         v.to_bits().into()
     });
     let per = Affine::per_axis(0, vec![0.5, 3.0, -2.0], vec![1.0, 0.25, 7.0]).unwrap();
     twins(&per, &f, Some((5, 3)), |v: f32| v.to_bits().into());
     let bytes: Vec<u8> = (0..4096u32).map(|i| (i * 37 % 256) as u8).collect();
-    twins(&Affine::new(1.0 / 255.0, -0.485), &bytes, None, |v: f32| {
-        v.to_bits().into()
-    });
+    twins(
+        &Affine::new(1.0 / 255.0, -0.485).unwrap(),
+        &bytes,
+        None,
+        |v: f32| v.to_bits().into(),
+    );
     let scaled: Vec<f32> = f
         .iter()
         .map(|v| v * 1e-37)
