@@ -1,5 +1,6 @@
 //! The element types einops' `reduce` takes ([`Reducible`]) and the arithmetic of each
-//! reduction on them: NumPy's values (integers wrap, `max`/`min` of floats propagate NaN,
+//! reduction on them: NumPy's values (64-bit integers wrap, narrower sums and products are
+//! refused with the widening NumPy makes, `max`/`min` of floats propagate NaN,
 //! `max`/`min` of `bool` are `any`/`all`), accumulated in `f32` for the half types.
 
 use crate::dialect::Reduction;
@@ -62,7 +63,7 @@ pub trait Acc: Copy + Default + Send + Sync + 'static {
 }
 
 macro_rules! int_acc {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $wide:literal),*) => {$(
         impl Acc for $t {
             const ZERO: Self = 0;
             const ONE: Self = 1;
@@ -90,6 +91,12 @@ macro_rules! int_acc {
                 match r {
                     Reduction::Mean => Some("a mean needs a floating-point element type, as in einops; convert the integers first"),
                     Reduction::Any | Reduction::All => Some("any and all take bool elements; compare the numbers with zero first"),
+                    // NumPy sums and multiplies integers narrower than 64 bits in 64 bits;
+                    // this type's own would wrap where NumPy's does not.
+                    Reduction::Sum | Reduction::Prod if $wide != "" => Some(concat!(
+                        "NumPy sums and multiplies ", stringify!($t), " in ", $wide,
+                        "; widen first: x.mapv(", $wide, "::from).reduce(..)"
+                    )),
                     _ => None,
                 }
             }
@@ -99,7 +106,11 @@ macro_rules! int_acc {
     )*};
 }
 
-int_acc!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+// Each type with the type NumPy sums it in, where that is wider ("" for the 64-bit ones).
+int_acc!(
+    i8 => "i64", i16 => "i64", i32 => "i64", i64 => "", isize => "",
+    u8 => "u64", u16 => "u64", u32 => "u64", u64 => "", usize => ""
+);
 
 macro_rules! float_acc {
     ($($t:ty),*) => {$(

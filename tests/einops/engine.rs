@@ -307,3 +307,33 @@ fn long_broadcast_axes_fold_in_parts() {
     let m = x.reduce("a b -> ", Reduction::Max, &[]).unwrap();
     assert_eq!(m[[]], 2);
 }
+
+/// NumPy sums and multiplies integers narrower than 64 bits in 64 bits: the crate refuses them
+/// with the widening to make, and sums them right once widened (300 ones of `u8` are 300, not
+/// 44).
+#[test]
+fn narrow_integer_sums_name_their_widening() {
+    use ndarray::Array1;
+    use ndarray_reshape::{Reduction, ReshapeExt};
+    let ones = Array1::<u8>::ones(300);
+    let e = ones.reduce("n ->", Reduction::Sum, &[]).unwrap_err();
+    assert_eq!(e.category(), "reduction_type");
+    assert!(e.to_string().contains("x.mapv(u64::from)"), "{e}");
+    let wide = ones.mapv(u64::from);
+    assert_eq!(
+        wide.reduce("n ->", Reduction::Sum, &[]).unwrap().first(),
+        Some(&300)
+    );
+    let (a, b) = (Array1::<i32>::ones(4), Array1::<i8>::ones(4));
+    for e in [
+        a.reduce("n ->", Reduction::Prod, &[]).unwrap_err(),
+        b.reduce("n ->", Reduction::Sum, &[]).unwrap_err(),
+    ] {
+        assert!(e.to_string().contains("i64"), "{e}");
+    }
+    // Max and min keep the type, as NumPy's do.
+    assert_eq!(
+        ones.reduce("n ->", Reduction::Max, &[]).unwrap().first(),
+        Some(&1)
+    );
+}

@@ -29,7 +29,8 @@ use crate::sym::{Condition, SymDim, SymShape};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reduction {
-    /// The sum (integers wrap, as NumPy's; floats are summed pairwise).
+    /// The sum (64-bit integers wrap, as NumPy's; narrower ones are refused with the widening
+    /// to make, since NumPy sums them in 64 bits; floats are summed pairwise).
     Sum,
     /// The mean, of floating-point elements only (as in einops).
     Mean,
@@ -37,7 +38,7 @@ pub enum Reduction {
     Max,
     /// The smallest element (NaN if there is one; `all` for `bool`).
     Min,
-    /// The product (integers wrap).
+    /// The product (64-bit integers wrap; narrower ones are refused, as for `Sum`).
     Prod,
     /// Whether any element is `true` (`bool` elements).
     Any,
