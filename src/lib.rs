@@ -433,6 +433,8 @@ mod model;
 mod small;
 mod strided;
 mod sym;
+#[cfg(test)]
+mod test_rng;
 mod view;
 
 pub use copy::fold::Reducible;

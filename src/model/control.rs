@@ -433,11 +433,9 @@ impl Flow<'_, '_> {
     }
 
     fn axis(&self, a: i64, rank: usize) -> R<usize> {
-        let r = rank as i64;
-        let at = if a < 0 { a + r } else { a };
-        match (0..r).contains(&at) {
-            true => Ok(at as usize),
-            false => Err(
+        match super::shapes::resolve_axis(a, rank) {
+            Some(at) => Ok(at),
+            None => Err(
                 Fail::whole(Rule::IndexOutOfRange, format!("axis {a} for rank {rank}"))
                     .attach_no_input(crate::error::Origin::Graph, &self.node.op),
             ),

@@ -231,15 +231,7 @@ fn conditions_at_huge_bindings_against_big_integers() {
             E::Mod(a, c) => dim(a).floor_mod(&k(*c)).unwrap(),
         }
     }
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::test_rng::Rng;
     fn gen(r: &mut Rng, depth: u32) -> E {
         let pick = r.next() % if depth == 0 { 2 } else { 8 };
         let sub = |r: &mut Rng| Box::new(gen(r, depth.saturating_sub(1)));

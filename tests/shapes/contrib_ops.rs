@@ -267,3 +267,34 @@ fn recurrent_layouts_and_directions() {
     let e = bad.infer(&Assumptions::new()).unwrap_err();
     assert!(e.to_string().contains("sideways"), "{e}");
 }
+
+/// A scan axis at `i64::MIN` is an error naming it, not an overflow.
+#[test]
+fn a_scan_axis_past_any_rank_is_an_error() {
+    let mut body = Graph::default();
+    body.input("s", ElemType::FLOAT, [InputDim::from(2)]);
+    body.input("x", ElemType::FLOAT, [InputDim::from(2)]);
+    body.node(GraphNode::new("Add", ["s", "x"], ["t"]));
+    body.output("t");
+    body.output("t");
+    let mut g = Graph::new(17);
+    g.input("s0", ElemType::FLOAT, [InputDim::from(2)]);
+    g.input(
+        "xs",
+        ElemType::FLOAT,
+        [InputDim::named("T"), InputDim::from(2)],
+    );
+    let scan = |axis: i64| {
+        GraphNode::new("Scan", ["s0", "xs"], ["s", "ys"])
+            .attr("num_scan_inputs", OpAttr::from(1))
+            .attr("scan_input_axes", OpAttr::from(vec![axis]))
+            .attr("body", NodeAttr::Graph(body.clone()))
+    };
+    let mut ok = g.clone();
+    ok.node(scan(0));
+    let shapes = ok.infer(&Assumptions::new()).unwrap();
+    assert_eq!(shapes.fact("ys").unwrap().to_string(), "float32[T, 2]");
+    g.node(scan(i64::MIN));
+    let e = g.infer(&Assumptions::new()).unwrap_err();
+    assert_eq!(e.category(), "index_out_of_range", "{e}");
+}

@@ -4,16 +4,7 @@ use super::rows::{Runs, Vector};
 use super::{above, below, regions, Axis, Limit};
 use crate::convert::{Affine, Cast, Conversion, Dequantize, Map, Quantize};
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use crate::test_rng::Rng;
 
 /// `f32` bit patterns that find the edges: zeros, subnormals, the rounding ties of `bf16` and
 /// `f16`, the largest finite values, infinities, quiet and signalling NaNs, and random bits.

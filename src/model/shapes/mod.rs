@@ -302,15 +302,9 @@ impl<'a> Node<'a> {
 
     /// `axis` of a tensor of `rank` (`-rank..rank`).
     pub(crate) fn axis(&self, axis: i64, rank: usize) -> S<usize> {
-        let r = rank as i64;
-        let at = if axis < 0 {
-            axis.saturating_add(r)
-        } else {
-            axis
-        };
-        match (0..r).contains(&at) {
-            true => Ok(at as usize),
-            false => Err(self.fail(
+        match resolve_axis(axis, rank) {
+            Some(at) => Ok(at),
+            None => Err(self.fail(
                 Rule::IndexOutOfRange,
                 None,
                 format!("axis {axis} is out of range for rank {rank}"),
@@ -457,6 +451,13 @@ impl<'a> Node<'a> {
             false => Ok(a.equal(&one).select(b, a)),
         }
     }
+}
+
+/// `axis` of a tensor of `rank`, counted from the end when negative; `None` past the rank.
+pub(crate) fn resolve_axis(axis: i64, rank: usize) -> Option<usize> {
+    let r = i64::try_from(rank).ok()?;
+    let at = if axis < 0 { axis.checked_add(r)? } else { axis };
+    (0..r).contains(&at).then_some(at as usize)
 }
 
 /// What input `i` of `op` is, for the report.
