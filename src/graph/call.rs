@@ -44,11 +44,8 @@ impl Row {
         run: fn(&Call<'_>) -> R<ShapeValue>,
     ) -> Row {
         Row {
-            names,
-            opsets: (1, i64::MAX),
-            inputs,
-            attrs: Some(attrs),
             run: Some(run),
+            ..Row::signature(names, inputs, attrs)
         }
     }
 
