@@ -222,7 +222,8 @@ fn one(u: &mut Unstructured<'_>) -> Result<()> {
                 .map(|_| u.arbitrary::<f32>().unwrap_or(0.0))
                 .collect();
             // Scales of 0 or not finite, and shifts not finite, are refused.
-            let fine = scale.iter().all(|s| s.is_finite() && *s != 0.0) && shift.iter().all(|s| s.is_finite());
+            let fine = scale.iter().all(|s| s.is_finite() && *s != 0.0)
+                && shift.iter().all(|s| s.is_finite());
             match Affine::per_axis(axis, scale.clone(), shift) {
                 Ok(affine) => {
                     assert!(fine, "degenerate affine parameters accepted");
