@@ -26,8 +26,10 @@ use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
 use crate::args::{IntoSpec, IntoSpecList};
+use crate::dialect::paddle::Paddle;
+use crate::error::ReshapeError;
 use crate::error::{Fail, Origin, Rule};
-use crate::{Paddle, ReshapeError, ReshapeExt};
+use crate::ext::ReshapeExt;
 
 /// A user activation: a function over the reshaped array, in place.
 pub type ActFn<A> = Arc<dyn Fn(ArrayViewMut<'_, A, IxDyn>) + Send + Sync>;

@@ -430,6 +430,7 @@ mod graph;
 mod infer;
 pub mod layout;
 mod model;
+mod reduction;
 mod small;
 mod strided;
 mod sym;
@@ -447,7 +448,7 @@ pub use dialect::np::Np;
 pub use dialect::npx::Npx;
 pub use dialect::onnx::Onnx;
 pub use dialect::paddle::Paddle;
-pub use dialect::{parse_shape, Pack, PackedDim, Ranked, Reduce, Reduction, ShapeSpec};
+pub use dialect::{parse_shape, Pack, PackedDim, Ranked, Reduce, ShapeSpec};
 pub use dims::Order;
 #[doc(inline)]
 pub use error::{ErrorContext, Origin, ReshapeError};
@@ -459,6 +460,7 @@ pub use model::{
     BoundShapes, Graph, GraphCondition, GraphNode, GraphShapes, Inexact, InputDim, NodeAttr,
     TensorData, TensorFact, UnknownOps,
 };
+pub use reduction::Reduction;
 pub use strided::StridedSlice;
 pub use sym::{Assumptions, Binding, Condition, SymDim, SymShape, Unify};
 

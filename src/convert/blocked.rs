@@ -2,10 +2,11 @@
 //! fixed size that move to the last axis, the last block padded; and back, cropped.
 
 use super::Conversion;
+use crate::dialect::lower::OnnxNode;
+use crate::dialect::onnx::Onnx;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
-use crate::{Onnx, OnnxNode};
 
 /// A channel-blocked layout: the channel axis (`axis`, 1 unless set) of `C` channels becomes
 /// `ceil(C / block)` blocks there and the `block` channels of each block a new last axis,

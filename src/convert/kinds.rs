@@ -3,9 +3,10 @@
 
 use num_traits::AsPrimitive;
 
-use super::{same, sealed::Sealed, Conversion, Op, Step};
+use super::{same, sealed::Sealed, Conversion};
+use crate::copy::{Kernel, Step};
+use crate::dialect::lower::OnnxNode;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::OnnxNode;
 
 /// Rust's `as` between the primitive numbers (NumPy's `astype` for every value `astype`
 /// defines: integers wrap, floats to integers truncate toward zero and saturate, NaN is 0),
@@ -24,24 +25,17 @@ use crate::OnnxNode;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cast;
 
-impl Sealed for Cast {}
-
-impl<A, B> Conversion<A, B> for Cast
+impl<A, B> Sealed<A, B> for Cast
 where
     A: AsPrimitive<B> + Sync,
     B: Copy + 'static,
 {
-    #[inline(always)]
-    fn convert(&self, a: &A, _: usize) -> B {
-        a.as_()
-    }
-
     fn step(&self) -> Step<'_> {
-        let op = match same::<A, B>() {
-            true => Op::Same,
+        let kernel = match same::<A, B>() {
+            true => Kernel::Same,
             false => half_op::<A, B>(),
         };
-        Step { op, ..Step::each() }
+        Step::of(kernel)
     }
 
     fn onnx(&self, rank: usize) -> Option<Vec<OnnxNode>> {
@@ -52,25 +46,36 @@ where
     }
 }
 
+impl<A, B> Conversion<A, B> for Cast
+where
+    A: AsPrimitive<B> + Sync,
+    B: Copy + 'static,
+{
+    #[inline(always)]
+    fn convert(&self, a: &A, _: usize) -> B {
+        a.as_()
+    }
+}
+
 /// The half-precision kernel of a [`Cast`] from `A` to `B`, if any.
-fn half_op<A: 'static, B: 'static>() -> Op {
+fn half_op<A: 'static, B: 'static>() -> Kernel {
     #[cfg(feature = "half")]
     {
         use half::{bf16, f16};
         if same::<A, f32>() && same::<B, bf16>() {
-            return Op::F32ToBf16;
+            return Kernel::F32ToBf16;
         }
         if same::<A, f32>() && same::<B, f16>() {
-            return Op::F32ToF16;
+            return Kernel::F32ToF16;
         }
         if same::<A, bf16>() && same::<B, f32>() {
-            return Op::Bf16ToF32;
+            return Kernel::Bf16ToF32;
         }
         if same::<A, f16>() && same::<B, f32>() {
-            return Op::F16ToF32;
+            return Kernel::F16ToF32;
         }
     }
-    Op::Each
+    Kernel::Each
 }
 
 /// The ONNX `TensorProto` data type name of `T`, if it has one.
@@ -104,8 +109,6 @@ pub(crate) fn onnx_type<T: 'static>() -> Option<&'static str> {
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Saturate;
-
-impl Sealed for Saturate {}
 
 /// A saturating conversion from `A` (the crate's, for [`Saturate`]).
 #[doc(hidden)]
@@ -162,6 +165,13 @@ macro_rules! saturate_floats {
 }
 
 saturate_floats!(f32, f64);
+
+impl<A, B> Sealed<A, B> for Saturate
+where
+    A: Copy + Sync,
+    B: SaturateFrom<A>,
+{
+}
 
 impl<A, B> Conversion<A, B> for Saturate
 where
@@ -307,27 +317,15 @@ impl Affine {
     }
 }
 
-impl Sealed for Affine {}
-
-impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
-    #[inline(always)]
-    fn convert(&self, a: &A, at: usize) -> f32 {
-        let k = index(self.axis, at, self.scale.len());
-        a.as_() * pick(&self.scale, k, 1.0) + pick(&self.shift, k, 0.0)
-    }
-
-    fn axis(&self) -> Option<(usize, usize)> {
-        self.axis.map(|a| (a, self.scale.len()))
-    }
-
+impl<A: AsPrimitive<f32> + Sync> Sealed<A, f32> for Affine {
     fn step(&self) -> Step<'_> {
-        let op = match () {
-            _ if same::<A, u8>() => Op::AffineU8,
-            _ if same::<A, f32>() => Op::AffineF32,
-            _ => Op::Each,
+        let kernel = match () {
+            _ if same::<A, u8>() => Kernel::AffineU8,
+            _ if same::<A, f32>() => Kernel::AffineF32,
+            _ => Kernel::Each,
         };
         Step {
-            op,
+            kernel,
             scale: &self.scale,
             shift: &self.shift,
         }
@@ -352,6 +350,18 @@ impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
                 shape,
             },
         ])
+    }
+}
+
+impl<A: AsPrimitive<f32> + Sync> Conversion<A, f32> for Affine {
+    #[inline(always)]
+    fn convert(&self, a: &A, at: usize) -> f32 {
+        let k = index(self.axis, at, self.scale.len());
+        a.as_() * pick(&self.scale, k, 1.0) + pick(&self.shift, k, 0.0)
+    }
+
+    fn axis(&self) -> Option<(usize, usize)> {
+        self.axis.map(|a| (a, self.scale.len()))
     }
 }
 
@@ -469,10 +479,10 @@ impl<T: Quantized> QuantParams<T> {
         self.axis.map(|a| (a, self.scale.len()))
     }
 
-    /// The step of the kernel `op`, with these parameters.
-    fn step(&self, op: Op) -> Step<'_> {
+    /// The step of `kernel`, with these parameters.
+    fn step(&self, kernel: Kernel) -> Step<'_> {
         Step {
-            op,
+            kernel,
             scale: &self.scale,
             shift: &self.zero_f32,
         }
@@ -527,7 +537,24 @@ impl<T: Quantized> Quantize<T> {
     }
 }
 
-impl<T> Sealed for Quantize<T> {}
+impl<T: Quantized> Sealed<f32, T> for Quantize<T> {
+    fn step(&self) -> Step<'_> {
+        self.0.step(match () {
+            _ if same::<T, i8>() => Kernel::QuantizeI8,
+            _ if same::<T, u8>() => Kernel::QuantizeU8,
+            _ => Kernel::Each,
+        })
+    }
+
+    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
+        Some(vec![OnnxNode::QuantizeLinear {
+            axis: self.0.axis,
+            scale: self.0.scale.clone(),
+            zero_point: self.0.zero_i64(),
+            to: onnx_type::<T>()?,
+        }])
+    }
+}
 
 impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
     #[inline(always)]
@@ -542,23 +569,6 @@ impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
 
     fn axis(&self) -> Option<(usize, usize)> {
         self.0.axis()
-    }
-
-    fn step(&self) -> Step<'_> {
-        self.0.step(match () {
-            _ if same::<T, i8>() => Op::QuantizeI8,
-            _ if same::<T, u8>() => Op::QuantizeU8,
-            _ => Op::Each,
-        })
-    }
-
-    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
-        Some(vec![OnnxNode::QuantizeLinear {
-            axis: self.0.axis,
-            scale: self.0.scale.clone(),
-            zero_point: self.0.zero_i64(),
-            to: onnx_type::<T>()?,
-        }])
     }
 }
 
@@ -601,7 +611,23 @@ impl<T: Quantized> Dequantize<T> {
     }
 }
 
-impl<T> Sealed for Dequantize<T> {}
+impl<T: Quantized> Sealed<T, f32> for Dequantize<T> {
+    fn step(&self) -> Step<'_> {
+        self.0.step(match () {
+            _ if same::<T, i8>() => Kernel::DequantizeI8,
+            _ if same::<T, u8>() => Kernel::DequantizeU8,
+            _ => Kernel::Each,
+        })
+    }
+
+    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
+        Some(vec![OnnxNode::DequantizeLinear {
+            axis: self.0.axis,
+            scale: self.0.scale.clone(),
+            zero_point: self.0.zero_i64(),
+        }])
+    }
+}
 
 impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
     #[inline(always)]
@@ -612,22 +638,6 @@ impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
 
     fn axis(&self) -> Option<(usize, usize)> {
         self.0.axis()
-    }
-
-    fn step(&self) -> Step<'_> {
-        self.0.step(match () {
-            _ if same::<T, i8>() => Op::DequantizeI8,
-            _ if same::<T, u8>() => Op::DequantizeU8,
-            _ => Op::Each,
-        })
-    }
-
-    fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
-        Some(vec![OnnxNode::DequantizeLinear {
-            axis: self.0.axis,
-            scale: self.0.scale.clone(),
-            zero_point: self.0.zero_i64(),
-        }])
     }
 }
 
@@ -646,7 +656,7 @@ impl<T: Quantized> Conversion<T, f32> for Dequantize<T> {
 #[derive(Debug, Clone, Copy)]
 pub struct Map<F>(pub F);
 
-impl<F> Sealed for Map<F> {}
+impl<A, B, F: Fn(&A) -> B + Sync> Sealed<A, B> for Map<F> {}
 
 impl<A, B, F: Fn(&A) -> B + Sync> Conversion<A, B> for Map<F> {
     #[inline(always)]

@@ -35,11 +35,14 @@
 #![forbid(unsafe_code)]
 
 mod blocked;
+#[cfg(test)]
+mod kernel_tests;
 mod kinds;
 
 pub use blocked::Blocked;
 pub use kinds::{Affine, Cast, Dequantize, Map, Quantize, Quantized, Saturate};
 
+use crate::copy::{Elementwise, Step};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// A conversion of elements of `A` into elements of `B` that a copy applies as it writes
@@ -58,7 +61,7 @@ use crate::error::{Fail, Origin, ReshapeError, Rule};
 /// assert_eq!(to_bytes(&Saturate), [0, 0, 255, 254]);
 /// assert_eq!(Conversion::<f32, u8>::convert(&Saturate, &2.5, 0), 2);
 /// ```
-pub trait Conversion<A, B>: Sync + sealed::Sealed {
+pub trait Conversion<A, B>: Sync + sealed::Sealed<A, B> {
     /// `a`, at index `at` along the conversion's [`axis`](Self::axis) (0 without one),
     /// converted: the definition the copies match bit for bit. An index past the parameters
     /// wraps around (the copies never pass one: they check the counts first).
@@ -85,77 +88,40 @@ pub trait Conversion<A, B>: Sync + sealed::Sealed {
     fn axis(&self) -> Option<(usize, usize)> {
         None
     }
-
-    /// What the copy engine runs for this conversion (its vector kernel, if any).
-    #[doc(hidden)]
-    fn step(&self) -> Step<'_> {
-        Step::each()
-    }
-
-    /// The conversion as ONNX nodes after the relayout's (`Cast`, `QuantizeLinear`, ...), for
-    /// [`Blocked::to_onnx_nodes`]; `None` where ONNX has no such node (a closure).
-    #[doc(hidden)]
-    fn onnx(&self, rank: usize) -> Option<Vec<crate::OnnxNode>> {
-        let _ = rank;
-        None
-    }
 }
 
 pub(crate) mod sealed {
-    /// Only the crate's conversions implement [`Conversion`](super::Conversion).
-    pub trait Sealed {}
-}
+    use crate::copy::Step;
+    use crate::dialect::lower::OnnxNode;
 
-/// What the copy engine runs for a conversion: the vector kernel that computes
-/// [`Conversion::convert`] over a contiguous run, and its parameters.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug)]
-pub struct Step<'a> {
-    pub(crate) op: Op,
-    pub(crate) scale: &'a [f32],
-    pub(crate) shift: &'a [f32],
-}
+    /// Only the crate's conversions implement [`Conversion`](super::Conversion); this side of
+    /// each says what the copy engine runs for it and how ONNX writes it.
+    pub trait Sealed<A, B> {
+        /// What the copy engine runs for this conversion (its vector kernel, if any).
+        fn step(&self) -> Step<'_> {
+            Step::each()
+        }
 
-impl Step<'_> {
-    /// The element by element step: [`Conversion::convert`] for each.
-    pub(crate) fn each() -> Step<'static> {
-        Step {
-            op: Op::Each,
-            scale: &[],
-            shift: &[],
+        /// The conversion as ONNX nodes after the relayout's (`Cast`, `QuantizeLinear`, ...),
+        /// for [`Blocked::to_onnx_nodes`](super::Blocked::to_onnx_nodes); `None` where ONNX has
+        /// no such node (a closure).
+        fn onnx(&self, rank: usize) -> Option<Vec<OnnxNode>> {
+            let _ = rank;
+            None
         }
     }
 }
 
-/// The vector kernels of the conversions. Each names the element types it reads and writes:
-/// a conversion returns one only for those types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(feature = "half"), allow(dead_code))]
-pub(crate) enum Op {
-    /// No kernel: [`Conversion::convert`] element by element.
-    Each,
-    /// A [`Cast`] of a type to itself: the bits copied (`memcpy` of contiguous runs).
-    Same,
-    /// `f32` to `half::bf16`, [`Cast`].
-    F32ToBf16,
-    /// `f32` to `half::f16`, [`Cast`].
-    F32ToF16,
-    /// `half::bf16` to `f32`, [`Cast`].
-    Bf16ToF32,
-    /// `half::f16` to `f32`, [`Cast`].
-    F16ToF32,
-    /// `u8` to `f32`, [`Affine`].
-    AffineU8,
-    /// `f32` to `f32`, [`Affine`].
-    AffineF32,
-    /// `f32` to `i8`, [`Quantize`] (`shift` holds the zero points).
-    QuantizeI8,
-    /// `f32` to `u8`, [`Quantize`].
-    QuantizeU8,
-    /// `i8` to `f32`, [`Dequantize`] (`shift` holds the zero points).
-    DequantizeI8,
-    /// `u8` to `f32`, [`Dequantize`].
-    DequantizeU8,
+/// Every conversion is a step the copy engine runs.
+impl<A, B, C: Conversion<A, B> + ?Sized> Elementwise<A, B> for C {
+    #[inline(always)]
+    fn each(&self, a: &A, at: usize) -> B {
+        self.convert(a, at)
+    }
+
+    fn step(&self) -> Step<'_> {
+        sealed::Sealed::step(self)
+    }
 }
 
 /// Whether `A` and `B` are the same type.

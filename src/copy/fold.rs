@@ -3,7 +3,7 @@
 //! refused with the widening NumPy makes, `max`/`min` of floats propagate NaN,
 //! `max`/`min` of `bool` are `any`/`all`), accumulated in `f32` for the half types.
 
-use crate::dialect::Reduction;
+use crate::reduction::Reduction;
 
 /// An element type einops' `reduce` takes: the integers (`i8` to `i64`, `u8` to `u64`,
 /// `isize`, `usize`), `f32`, `f64`, `bool`, and with the `half` feature `half::f16` and
@@ -28,7 +28,7 @@ pub trait Reducible: sealed::Element {}
 
 pub(crate) mod sealed {
     use super::Acc;
-    use crate::dialect::Reduction;
+    use crate::reduction::Reduction;
 
     /// The crate's side of [`Reducible`](super::Reducible).
     pub trait Element: Copy + Send + Sync + 'static {

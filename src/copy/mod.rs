@@ -21,6 +21,7 @@ mod simd;
 mod slice;
 mod standby;
 
+pub(crate) use convert::{Elementwise, Kernel, Step};
 pub(crate) use reduce::reduce;
 pub use simd::PlainData;
 pub(crate) use slice::{OutOfBounds, SliceView};

@@ -389,7 +389,7 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        crate::set_helper_standby(Duration::ZERO);
+        crate::copy::set_helper_standby(Duration::ZERO);
         assert_eq!(standby_now(), Duration::ZERO);
         pool.install(|| {
             let standby = Arc::new(Standby::new(None));
@@ -401,9 +401,9 @@ mod tests {
             }
         });
         // Past u64 nanoseconds (584 years) the wait saturates.
-        crate::set_helper_standby(Duration::MAX);
+        crate::copy::set_helper_standby(Duration::MAX);
         assert_eq!(standby_now(), Duration::from_nanos(u64::MAX - 1));
-        crate::set_helper_standby(STANDBY);
+        crate::copy::set_helper_standby(STANDBY);
         assert_eq!(standby_now(), STANDBY);
     }
 

@@ -3,8 +3,8 @@
 //! else), and whose copies then call the raw entries of the engine. The public
 //! [`StridedSlice`](crate::StridedSlice) words the errors and calls these.
 
+use super::convert::Elementwise;
 use super::{convert as conv_engine, copy_into_raw, gather_raw, AllocError};
-use crate::convert::Conversion;
 use crate::dims::Reading;
 
 /// A strided view of `data` from `offset`, checked by [`SliceView::new`].
@@ -115,7 +115,7 @@ impl<A: Sync> SliceView<'_, A> {
         out: &mut [B],
     ) where
         B: Copy + Send + Sync,
-        C: Conversion<A, B> + ?Sized,
+        C: Elementwise<A, B> + ?Sized,
     {
         assert_eq!(out.len(), self.len, "the caller checks the output length");
         if self.len == 0 {
@@ -137,7 +137,7 @@ impl<A: Sync> SliceView<'_, A> {
     ) -> Result<Vec<B>, AllocError>
     where
         B: Clone + Send + Sync,
-        C: Conversion<A, B> + ?Sized,
+        C: Elementwise<A, B> + ?Sized,
     {
         if self.len == 0 {
             return Ok(Vec::new());

@@ -80,7 +80,11 @@ pub(crate) fn infer_input<P: ShapeSpec + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use crate::{Mx, Np, Order, Paddle, ShapeSpec};
+    use crate::dialect::mx::Mx;
+    use crate::dialect::np::Np;
+    use crate::dialect::paddle::Paddle;
+    use crate::dialect::ShapeSpec;
+    use crate::dims::Order;
 
     #[test]
     fn one_unknown_dim_exactly() {

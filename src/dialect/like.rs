@@ -271,7 +271,7 @@ fn canonical(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     fn like(
         rhs: &[usize],
@@ -339,7 +339,8 @@ mod tests {
 
     #[test]
     fn a_symbolic_rhs_entry_outside_the_range_is_never_read() {
-        use crate::{ShapeValue, SymDim};
+        use crate::graph::ShapeValue;
+        use crate::sym::SymDim;
         // rhs [B, 6, 4] with only entries 1.. used: numbers alone decide.
         let rhs = ShapeValue::shape_of(&[SymDim::sym("B"), SymDim::from(6), SymDim::from(4)]);
         let spec = Like::new(&rhs).lhs(Some(1), None).rhs(Some(1), None);

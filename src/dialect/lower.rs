@@ -40,7 +40,7 @@ pub enum OnnxNode {
     /// `ReduceMin` of `bool`, which ONNX has from opset 20) over `axes`.
     Reduce {
         /// The reduction.
-        reduction: crate::Reduction,
+        reduction: crate::reduction::Reduction,
         /// The axes reduced, increasing.
         axes: Vec<usize>,
         /// ONNX's `keepdims` (always `false` here: the `Reshape` after it puts units back).
@@ -128,7 +128,7 @@ impl OnnxNode {
     /// assert_eq!(node.op(), "ReduceMax");
     /// ```
     pub fn op(&self) -> &'static str {
-        use crate::Reduction as R;
+        use crate::reduction::Reduction as R;
         match self {
             OnnxNode::Transpose { .. } => "Transpose",
             OnnxNode::Reshape(_) => "Reshape",
@@ -379,7 +379,9 @@ pub(crate) fn symbolic<P: ShapeSpec + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Mx, Np, Paddle};
+    use crate::dialect::mx::Mx;
+    use crate::dialect::np::Np;
+    use crate::dialect::paddle::Paddle;
 
     #[test]
     fn sequences() {
@@ -407,14 +409,14 @@ mod tests {
             .unwrap();
         assert_eq!(o, Onnx::new([0, 5]));
         // A zero dim beside a -1, or a literal zero beside a symbolic copy: no single Reshape.
-        let like = crate::Like::new([3, 0]).lhs(Some(0), Some(1));
+        let like = crate::dialect::like::Like::new([3, 0]).lhs(Some(0), Some(1));
         assert!(like.to_onnx_symbolic(&[k(0), n.clone()]).is_err());
-        let like = crate::Like::new([0]).lhs(Some(1), Some(2));
+        let like = crate::dialect::like::Like::new([0]).lhs(Some(1), Some(2));
         assert_eq!(
             like.infer_symbolic(&[n.clone(), k(0)]).unwrap().dims(),
             &[n.clone(), k(0)]
         );
-        let like = crate::Like::new([0, 1]).lhs(Some(1), Some(2));
+        let like = crate::dialect::like::Like::new([0, 1]).lhs(Some(1), Some(2));
         assert!(like.to_onnx_symbolic(&[n.clone(), k(0)]).is_ok());
         let err = Np::new([-1, 4], Order::F)
             .to_onnx_symbolic(&[n.clone(), k(4)])

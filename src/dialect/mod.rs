@@ -47,7 +47,7 @@ pub(crate) trait Rules: fmt::Display {
     }
 }
 
-pub use einops::{parse_shape, Pack, PackedDim, Reduce, Reduction};
+pub use einops::{parse_shape, Pack, PackedDim, Reduce};
 pub use ranked::Ranked;
 
 /// The crate's side of the public spec traits: what the modes call and no user needs. The
@@ -245,12 +245,12 @@ pub trait ShapeSpec: sealed::Spec {
     /// # Ok(())
     /// # }
     /// ```
-    fn to_onnx(&self, input: &[usize]) -> Result<crate::Onnx, ReshapeError> {
+    fn to_onnx(&self, input: &[usize]) -> Result<crate::dialect::onnx::Onnx, ReshapeError> {
         lower::reshape_only(self, input, Rule::OnnxInexpressible)?;
         let shape = self.infer_shape(input)?;
         lower::check_order(self, input, &shape)?;
         let zero = shape.contains(&0);
-        Ok(crate::Onnx::new(shape).allowzero(zero))
+        Ok(crate::dialect::onnx::Onnx::new(shape).allowzero(zero))
     }
 
     /// The ONNX nodes that compute exactly this reshape for an input of shape `input`: one
@@ -314,7 +314,10 @@ pub trait ShapeSpec: sealed::Spec {
     /// assert_eq!(fold, Onnx::new([0, 0, 12, 32]).allowzero(false));
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    fn to_onnx_symbolic(&self, input: &[SymDim]) -> Result<crate::Onnx, ReshapeError> {
+    fn to_onnx_symbolic(
+        &self,
+        input: &[SymDim],
+    ) -> Result<crate::dialect::onnx::Onnx, ReshapeError> {
         lower::reshape_only(self, input, Rule::OnnxInexpressible)?;
         let s = self.infer_symbolic(input)?;
         lower::symbolic(self, input, s.dims())

@@ -338,7 +338,7 @@ impl Rules for MxTarget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     fn ok(input: &[usize], spec: &[i64], rev: bool) -> Vec<usize> {
         Mx::new(spec).reverse(rev).infer_shape(input).unwrap()

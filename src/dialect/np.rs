@@ -121,7 +121,7 @@ fn bad_value(i: usize, v: i64) -> Fail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     #[test]
     fn table() {

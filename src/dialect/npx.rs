@@ -217,7 +217,7 @@ fn scan<E: Extent, T: Track>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     #[test]
     fn documented_examples() {

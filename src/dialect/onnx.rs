@@ -131,7 +131,7 @@ impl Rules for Onnx {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     #[test]
     fn accessors_give_what_an_exporter_writes() {

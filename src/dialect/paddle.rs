@@ -138,7 +138,7 @@ impl Rules for Paddle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ShapeSpec;
+    use crate::dialect::ShapeSpec;
 
     #[test]
     fn table() {

@@ -159,7 +159,8 @@ mod tests {
     use ndarray::{Ix2, IxDyn};
 
     use super::*;
-    use crate::{Mx, SymDim};
+    use crate::dialect::mx::Mx;
+    use crate::sym::SymDim;
 
     #[test]
     fn the_rank_is_checked_where_the_shape_is_inferred() {

@@ -4,9 +4,10 @@ use ndarray::{Array, ArrayView, Axis, Dimension, IxDyn, Slice};
 
 use super::ReshapeExt;
 use crate::copy::buffer;
+use crate::dialect::np::Np;
 use crate::dialect::{Pack, PackedDim};
+use crate::dims::Order;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::{Np, Order};
 
 /// einops' `pack(tensors, pattern)`: the arrays joined along the `*` of the pattern (`"b * c"`),
 /// each array's `*` dims flattened into one, in one copy into a fresh C-order array; with the

@@ -18,12 +18,22 @@ use ndarray::{
 
 use crate::args::IntoLike;
 use crate::convert::Conversion;
+use crate::copy::fold::Reducible;
 use crate::dialect::einops::Op;
+use crate::dialect::einops::Rearrange;
+use crate::dialect::mx::Mx;
+use crate::dialect::np::Np;
+use crate::dialect::npx::Npx;
+use crate::dialect::onnx::Onnx;
+use crate::dialect::paddle::Paddle;
+use crate::dialect::PackedDim;
+use crate::dialect::Reduce;
 use crate::dialect::{IntoSpec, ShapeSpec};
+use crate::dims::Order;
 use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
+use crate::reduction::Reduction;
 use crate::view::{IntoReshapeClone, IntoReshapeData};
-use crate::{Mx, Np, Npx, Onnx, Order, PackedDim, Paddle, Rearrange, Reduce, Reducible, Reduction};
 
 pub(crate) mod sealed {
     pub trait Sealed {}

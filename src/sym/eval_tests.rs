@@ -2,7 +2,7 @@
 
 use super::{bounds, lower, upper, Bounds, Rat};
 use crate::dims::LIMIT;
-use crate::SymDim;
+use crate::sym::SymDim;
 
 fn s(n: &str) -> SymDim {
     SymDim::sym(n)

@@ -4,8 +4,8 @@
 
 use ndarray::{ArrayRef, Dimension};
 
+use super::step::Elementwise;
 use super::{run, Axis, Job, Limit};
-use crate::convert::Conversion;
 use crate::copy::{buffer, AllocError};
 use crate::dims::Reading;
 use crate::small::Small;
@@ -41,7 +41,7 @@ unsafe fn fresh<A, B, C>(job: &Job<'_, A, B, C>, n: usize) -> Result<Vec<B>, All
 where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
 {
     let mut out: Vec<B> = buffer(n)?;
     if n == 0 {
@@ -70,7 +70,7 @@ pub(crate) fn gather<A, B, C, D>(
 where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
     D: Dimension,
 {
     // SAFETY: `a` is a live array of `a.len()` elements, borrowed for the call.
@@ -106,7 +106,7 @@ pub(crate) unsafe fn gather_raw<A, B, C>(
 where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
 {
     let axes = read_axes(shape, strides, reading);
     let job = Job {
@@ -132,7 +132,7 @@ pub(crate) fn gather_into<A, B, C, D>(
 ) where
     A: Sync,
     B: Copy + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
     D: Dimension,
 {
     assert_eq!(out.len(), a.len(), "the caller checks the output length");
@@ -167,7 +167,7 @@ pub(crate) unsafe fn gather_into_raw<A, B, C>(
 ) where
     A: Sync,
     B: Copy + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
 {
     if out.is_empty() {
         return;
@@ -202,7 +202,7 @@ pub(crate) fn blocked<A, B, C, D>(
 where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
     D: Dimension,
 {
     let (shape, strides) = (a.shape(), a.strides());

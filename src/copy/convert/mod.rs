@@ -1,5 +1,5 @@
 //! The copy engine with a conversion: a strided source written into an output of another
-//! element type, each element through [`Conversion::convert`] or a vector kernel that gives
+//! element type, each element through [`Elementwise::each`] or a vector kernel that gives
 //! the same bits, in one pass; with regions of the output filled with a value (padding) or left
 //! out (cropping).
 //!
@@ -13,15 +13,16 @@
 
 mod door;
 mod rows;
+mod step;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
 mod x86;
 
 use super::{simd, Dst};
-use crate::convert::{Conversion, Op};
 use crate::small::Small;
 
 pub(crate) use door::{blocked, gather, gather_into, gather_into_raw, gather_raw};
 pub(crate) use rows::{Rows, Vector};
+pub(crate) use step::{Elementwise, Kernel, Step};
 
 /// One axis of the output: its length and the strides (in elements) of the source and of the
 /// output along it.
@@ -113,7 +114,7 @@ pub(crate) unsafe fn run<A, B, C>(job: &Job<'_, A, B, C>, dst: *mut B)
 where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
 {
     let plain = simd::plain_by_name::<A>();
     let size_a = std::mem::size_of::<A>().max(1);
@@ -134,7 +135,7 @@ where
         starts.push(total);
         total += p.units;
     }
-    let vector = Vector::of(job.conv.step().op);
+    let vector = Vector::of(job.conv.step().kernel);
     // Outputs past the caches are written with streaming stores, as the plain copies' rows.
     let stream = out_bytes >= simd::STREAM_MIN_BYTES;
     let out = Dst(dst);
@@ -509,7 +510,7 @@ unsafe fn run_part<A, B, C>(
 ) where
     A: Sync,
     B: Clone + Send + Sync,
-    C: Conversion<A, B> + ?Sized,
+    C: Elementwise<A, B> + ?Sized,
 {
     let axes = &part.axes[..];
     let m = axes.len();
@@ -615,11 +616,11 @@ unsafe fn run_part<A, B, C>(
             // One run when the tile's output rows follow one another.
             let whole = nj == tq && ap.dst == nj;
             let direct = !(stream && whole) && kernel.map_or(true, |k| !k.is_strip());
-            if convert.step.op == Op::Same && direct {
+            if convert.step.kernel == Kernel::Same && direct {
                 // A copy of the type to itself: the tile straight into the output (past the
                 // caches, a tile whose output is one run goes through the scratch and streams;
                 // rows far apart stream slower; BENCHMARKS.md, "Conversions").
-                // SAFETY: `A` is `B` (`Op::Same`), plain; the tile's source elements are the
+                // SAFETY: `A` is `B` (`Kernel::Same`), plain; the tile's source elements are the
                 // job's and its output slots this unit's (the caller's contract).
                 unsafe {
                     let out = dst.add(d).cast::<A>();
@@ -688,4 +689,4 @@ unsafe fn gather_tile<A>(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

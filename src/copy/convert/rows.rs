@@ -1,10 +1,10 @@
 //! Runs of a conversion: `n` elements read `s` apart, converted into `n` consecutive slots,
 //! through the vector kernel of the conversion where the run is contiguous and the machine has
-//! it, through [`Conversion::convert`] (its scalar twin) elsewhere and for the tail.
+//! it, through [`Elementwise::each`] (its scalar twin) elsewhere and for the tail.
 
 use std::marker::PhantomData;
 
-use crate::convert::{Conversion, Op, Step};
+use super::step::{Elementwise, Kernel, Step};
 
 /// The vector kernels this machine runs for a conversion, chosen once per copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub(crate) enum Vector {
 
 impl Vector {
     /// The kernels this machine has for `op`.
-    pub(crate) fn of(op: Op) -> Vector {
+    pub(crate) fn of(op: Kernel) -> Vector {
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         {
             super::x86::level(op)
@@ -73,7 +73,7 @@ pub(super) struct Runs<'a, A, B, C: ?Sized> {
     pub(super) types: PhantomData<fn(&A) -> B>,
 }
 
-impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
+impl<A, B, C: Elementwise<A, B> + ?Sized> Runs<'_, A, B, C> {
     /// `dst[t] = convert(src[t * s], at)` for `t < n`, where `at` is the index along the
     /// conversion's axis of output position `pos + t`.
     ///
@@ -92,7 +92,7 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
                 // SAFETY: the caller's contract.
                 unsafe {
                     let a = &*src.wrapping_offset((t as isize).wrapping_mul(s));
-                    dst.add(t).write(self.conv.convert(a, (pos + t) % len));
+                    dst.add(t).write(self.conv.each(a, (pos + t) % len));
                 }
             }
             return;
@@ -163,8 +163,7 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
             unsafe {
                 let (src, dst) = (src.wrapping_offset(rows.src_step(r)), dst.add(r * rows.dst));
                 for t in done..n {
-                    dst.add(t)
-                        .write(self.conv.convert(&*src.wrapping_add(t), 0));
+                    dst.add(t).write(self.conv.each(&*src.wrapping_add(t), 0));
                 }
             }
         }
@@ -177,8 +176,8 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
     /// As [`run`](Self::run).
     #[inline(always)]
     unsafe fn fixed(&self, src: *const A, s: isize, dst: *mut B, n: usize, at: usize) {
-        if s == 1 && self.step.op == Op::Same {
-            // SAFETY: the caller's contract; `Op::Same` is a `Cast` of a primitive type to
+        if s == 1 && self.step.kernel == Kernel::Same {
+            // SAFETY: the caller's contract; `Kernel::Same` is a `Cast` of a primitive type to
             // itself (`A` is `B`, `Copy`), whose value is its bits.
             unsafe {
                 let bytes = n * std::mem::size_of::<B>();
@@ -207,7 +206,7 @@ impl<A, B, C: Conversion<A, B> + ?Sized> Runs<'_, A, B, C> {
             // SAFETY: the caller's contract.
             unsafe {
                 let a = &*src.wrapping_offset((t as isize).wrapping_mul(s));
-                dst.add(t).write(self.conv.convert(a, at));
+                dst.add(t).write(self.conv.each(a, at));
             }
         }
     }

@@ -1,12 +1,12 @@
 //! The vector kernels of the conversions (AVX2, F16C, AVX-512 BF16): each converts the leading
 //! whole vectors of a contiguous run and returns how many elements it did; the caller converts
-//! the rest with [`Conversion::convert`](crate::convert::Conversion::convert), the scalar twin
+//! the rest with [`Elementwise::each`](super::step::Elementwise::each), the scalar twin
 //! whose bits every kernel gives.
 
 use std::arch::x86_64::*;
 
+use super::step::{Kernel, Step};
 use super::{Rows, Vector};
-use crate::convert::{Op, Step};
 
 /// The loop of every kernel: for each of `rows.count` runs (the first at `$src` and `$dst`, the
 /// next ones `rows.src` and `rows.dst` elements further), `$body` at each `$t` that starts a
@@ -36,14 +36,16 @@ macro_rules! each_vector {
 }
 
 /// The kernels this machine runs for `op`.
-pub(super) fn level(op: Op) -> Vector {
+pub(super) fn level(op: Kernel) -> Vector {
     let avx2 = is_x86_feature_detected!("avx2");
     match op {
-        Op::Each | Op::Same => Vector::Scalar,
-        Op::F32ToF16 | Op::F16ToF32 if avx2 && is_x86_feature_detected!("f16c") => Vector::Avx2,
-        Op::F32ToF16 | Op::F16ToF32 => Vector::Scalar,
+        Kernel::Each | Kernel::Same => Vector::Scalar,
+        Kernel::F32ToF16 | Kernel::F16ToF32 if avx2 && is_x86_feature_detected!("f16c") => {
+            Vector::Avx2
+        }
+        Kernel::F32ToF16 | Kernel::F16ToF32 => Vector::Scalar,
         #[cfg(avx512)]
-        Op::F32ToBf16
+        Kernel::F32ToBf16
             if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bf16") =>
         {
             Vector::Avx512
@@ -60,8 +62,8 @@ pub(super) fn level(op: Op) -> Vector {
 /// # Safety
 ///
 /// Each run's `n` source elements readable and `n` output slots writable, of the element
-/// types `step.op` names, disjoint from every source element; `vector` chosen by [`level`]
-/// for `step.op` on this machine.
+/// types `step.kernel` names, disjoint from every source element; `vector` chosen by [`level`]
+/// for `step.kernel` on this machine.
 pub(super) unsafe fn run(
     vector: Vector,
     step: Step<'_>,
@@ -76,20 +78,20 @@ pub(super) unsafe fn run(
     let (s, d) = (src, dst);
     // SAFETY: the caller's contract: the types are those of the op, the features present.
     unsafe {
-        match (step.op, vector) {
-            (Op::Each | Op::Same, _) | (_, Vector::Scalar) => 0,
+        match (step.kernel, vector) {
+            (Kernel::Each | Kernel::Same, _) | (_, Vector::Scalar) => 0,
             #[cfg(avx512)]
-            (Op::F32ToBf16, Vector::Avx512) => to_bf16_avx512(s.cast(), d.cast(), n, rows),
-            (Op::F32ToBf16, _) => to_bf16(s.cast(), d.cast(), n, rows),
-            (Op::F32ToF16, _) => to_f16(s.cast(), d.cast(), n, rows),
-            (Op::Bf16ToF32, _) => from_bf16(s.cast(), d.cast(), n, rows),
-            (Op::F16ToF32, _) => from_f16(s.cast(), d.cast(), n, rows),
-            (Op::AffineU8, _) => affine_u8(s, d.cast(), n, rows, scale, shift),
-            (Op::AffineF32, _) => affine_f32(s.cast(), d.cast(), n, rows, scale, shift),
-            (Op::QuantizeI8, _) => quantize::<true>(s.cast(), d, n, rows, scale, shift),
-            (Op::QuantizeU8, _) => quantize::<false>(s.cast(), d, n, rows, scale, shift),
-            (Op::DequantizeI8, _) => dequantize::<true>(s, d.cast(), n, rows, scale, shift),
-            (Op::DequantizeU8, _) => dequantize::<false>(s, d.cast(), n, rows, scale, shift),
+            (Kernel::F32ToBf16, Vector::Avx512) => to_bf16_avx512(s.cast(), d.cast(), n, rows),
+            (Kernel::F32ToBf16, _) => to_bf16(s.cast(), d.cast(), n, rows),
+            (Kernel::F32ToF16, _) => to_f16(s.cast(), d.cast(), n, rows),
+            (Kernel::Bf16ToF32, _) => from_bf16(s.cast(), d.cast(), n, rows),
+            (Kernel::F16ToF32, _) => from_f16(s.cast(), d.cast(), n, rows),
+            (Kernel::AffineU8, _) => affine_u8(s, d.cast(), n, rows, scale, shift),
+            (Kernel::AffineF32, _) => affine_f32(s.cast(), d.cast(), n, rows, scale, shift),
+            (Kernel::QuantizeI8, _) => quantize::<true>(s.cast(), d, n, rows, scale, shift),
+            (Kernel::QuantizeU8, _) => quantize::<false>(s.cast(), d, n, rows, scale, shift),
+            (Kernel::DequantizeI8, _) => dequantize::<true>(s, d.cast(), n, rows, scale, shift),
+            (Kernel::DequantizeU8, _) => dequantize::<false>(s, d.cast(), n, rows, scale, shift),
         }
     }
 }

@@ -17,7 +17,7 @@ use tree::{Levels, Tree};
 use super::fold::sealed::Element;
 use super::fold::{Acc, MaxOp, MinOp, Op, ProdOp, SumOp};
 use super::{buffer, AllocError};
-use crate::dialect::Reduction;
+use crate::reduction::Reduction;
 use crate::small::Small;
 
 /// At most this many elements of a row the rows kernel accumulates at once: its partial rows

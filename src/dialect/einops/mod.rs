@@ -26,7 +26,7 @@ pub use parse_shape::parse_shape;
 pub(crate) use pattern::Op;
 use pattern::Pattern;
 use recipe::Recipe;
-pub use reduce::{Reduce, Reduction};
+pub use reduce::Reduce;
 
 /// An einops pattern (`"b (h w) c -> b h w c"`) with the lengths given for its axes (`h=7`): a
 /// spec for `rearrange` or, made with [`Rearrange::repeat`], for `repeat`.
@@ -201,7 +201,7 @@ impl Rearrange {
     pub fn explain_pattern(
         &self,
         input: &[usize],
-    ) -> Result<crate::PatternExplanation, ReshapeError> {
+    ) -> Result<crate::explain::PatternExplanation, ReshapeError> {
         if !self.permutes() {
             let why =
                 "the pattern moves no axis: it is a reshape, which ShapeSpec::explain explains";

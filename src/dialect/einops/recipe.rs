@@ -285,7 +285,10 @@ impl Recipe {
     /// What a pattern does to `input` (`PatternExplanation`): the elementary axes' names and
     /// lengths in input order, the permutation of those on the right, the arrangement, and
     /// the output shape.
-    pub(crate) fn explanation(&self, input: &[usize]) -> Result<crate::PatternExplanation, Fail> {
+    pub(crate) fn explanation(
+        &self,
+        input: &[usize],
+    ) -> Result<crate::explain::PatternExplanation, Fail> {
         let lens = self.lengths(input, &mut ())?;
         let mut dims = Small::new();
         self.output_of(input, &lens, &mut dims, &mut ())?;
@@ -302,7 +305,7 @@ impl Recipe {
             .copied()
             .filter(|&id| id < self.from_input)
             .collect();
-        Ok(crate::PatternExplanation::new(
+        Ok(crate::explain::PatternExplanation::new(
             input,
             names,
             lens[..self.from_input].to_vec(),

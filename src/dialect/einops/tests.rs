@@ -1,5 +1,6 @@
 use super::*;
-use crate::{ShapeSpec, SymDim};
+use crate::dialect::ShapeSpec;
+use crate::sym::SymDim;
 
 fn shape(r: &Rearrange, input: &[usize]) -> Result<Vec<usize>, String> {
     r.infer_shape(input).map_err(|e| e.to_string())
@@ -118,7 +119,8 @@ fn display_and_pattern() {
 
 #[test]
 fn a_pattern_that_moves_axes_is_no_reshape_through_any_reference() {
-    use crate::{OnnxNode, ReshapeError};
+    use crate::dialect::lower::OnnxNode;
+    use crate::error::ReshapeError;
     use ndarray::Ix3;
     let plain = Rearrange::new("b (h w) c -> b h w c").unwrap().axis("h", 7);
     assert!(plain.to_onnx(&[2, 49, 3]).is_ok());
@@ -154,8 +156,8 @@ fn a_pattern_that_moves_axes_is_no_reshape_through_any_reference() {
         "onnx_inexpressible"
     );
     // A reference to, or a rank type of, a dialect's spec is a reshape.
-    let mx = crate::Mx::new([-1]);
-    assert!(<&crate::Mx as ShapeSpec>::to_onnx(&&mx, &[2, 3]).is_ok());
+    let mx = crate::dialect::mx::Mx::new([-1]);
+    assert!(<&crate::dialect::mx::Mx as ShapeSpec>::to_onnx(&&mx, &[2, 3]).is_ok());
     assert!(mx.clone().dim::<ndarray::Ix1>().to_onnx(&[2, 3]).is_ok());
     // A transpose alone: no Reshape before or after it.
     assert_eq!(

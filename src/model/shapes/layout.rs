@@ -4,10 +4,11 @@
 //! from shapes: `Shape`, `Size`, `ConstantOfShape`, `Range`, `OneHot`.
 
 use super::{dim, Node, Out, S};
+use crate::dialect::onnx::Onnx;
+use crate::dialect::ShapeSpec;
 use crate::error::Rule;
 use crate::graph::ElemType;
 use crate::sym::{Condition, SymDim};
-use crate::{Onnx, ShapeSpec};
 
 fn k(v: i64) -> SymDim {
     SymDim::int(v)
