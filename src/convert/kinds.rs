@@ -110,8 +110,8 @@ pub(crate) fn onnx_type<T: 'static>() -> Option<&'static str> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Saturate;
 
-/// A saturating conversion from `A` (the crate's, for [`Saturate`]).
-#[doc(hidden)]
+/// A saturating conversion from `A` (the crate's, for [`Saturate`]; `pub` in a module users
+/// cannot reach, so the bound is sealed).
 pub trait SaturateFrom<A> {
     /// `a` clamped to this type's range (see [`Saturate`]).
     fn saturate_from(a: A) -> Self;
@@ -382,7 +382,8 @@ fn pick(p: &[f32], k: usize, default: f32) -> f32 {
     p.get(k).copied().unwrap_or(default)
 }
 
-/// The integer types of [`Quantize`] and [`Dequantize`]: `i8`, `u8`, `i16`, `u16`.
+/// The integer types of [`Quantize`] and [`Dequantize`]: `i8`, `u8`, `i16`, `u16` (sealed: the
+/// crate implements it for these four).
 ///
 /// ```
 /// use ndarray_reshape::convert::Quantized;
@@ -391,23 +392,32 @@ fn pick(p: &[f32], k: usize, default: f32) -> f32 {
 /// }
 /// assert_eq!(bounds::<i8>(), (-128.0, 127.0));
 /// ```
-pub trait Quantized: Copy + Sync + Send + std::fmt::Debug + PartialEq + 'static {
+pub trait Quantized:
+    super::sealed::Integer + Copy + Sync + Send + std::fmt::Debug + PartialEq + 'static
+{
     /// The smallest value, as `f32`.
-    #[doc(hidden)]
     const LOW: f32;
     /// The largest value, as `f32`.
-    #[doc(hidden)]
     const HIGH: f32;
-    /// A value of the range `LOW..=HIGH` holding an integer.
-    #[doc(hidden)]
+    /// A value of the range `LOW..=HIGH` holding an integer, as `Self`.
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Quantized;
+    /// assert_eq!(<u8 as Quantized>::from_f32(200.0), 200);
+    /// ```
     fn from_f32(v: f32) -> Self;
     /// The value, exactly.
-    #[doc(hidden)]
+    ///
+    /// ```
+    /// use ndarray_reshape::convert::Quantized;
+    /// assert_eq!(Quantized::to_f32(-3i8), -3.0);
+    /// ```
     fn to_f32(self) -> f32;
 }
 
 macro_rules! quantized {
     ($($t:ty),*) => {$(
+        impl super::sealed::Integer for $t {}
         impl Quantized for $t {
             const LOW: f32 = <$t>::MIN as f32;
             const HIGH: f32 = <$t>::MAX as f32;

@@ -110,6 +110,9 @@ pub(crate) mod sealed {
             None
         }
     }
+
+    /// Only the crate's integer types implement [`Quantized`](super::Quantized).
+    pub trait Integer {}
 }
 
 /// Every conversion is a step the copy engine runs.
