@@ -625,7 +625,7 @@ unsafe fn tile_kernel<A: Clone>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{copy_into, gather};
+    use super::super::{copy_into, gather, RawArray};
     use super::*;
     use ndarray::Array;
 
@@ -648,13 +648,13 @@ mod tests {
         ] {
             let want: Vec<u64> = view.iter().copied().collect();
             assert_eq!(
-                gather(&view, Reading::C).unwrap(),
+                gather(RawArray::of(&view), Reading::C).unwrap(),
                 want,
                 "{:?}",
                 view.shape()
             );
             let mut out = vec![0u64; want.len()];
-            copy_into(&view, Reading::C, &mut out);
+            copy_into(RawArray::of(&view), Reading::C, &mut out);
             assert_eq!(out, want, "{:?} into a buffer", view.shape());
         }
     }
@@ -671,9 +671,9 @@ mod tests {
                 .unwrap();
             let t = a.t();
             let want: Vec<u32> = t.iter().copied().collect();
-            assert_eq!(gather(&t, Reading::C).unwrap(), want, "{rows}x{cols}");
+            assert_eq!(gather(RawArray::of(&t), Reading::C).unwrap(), want, "{rows}x{cols}");
             let mut out = vec![0u32; want.len()];
-            copy_into(&t, Reading::C, &mut out);
+            copy_into(RawArray::of(&t), Reading::C, &mut out);
             assert_eq!(out, want, "{rows}x{cols} into a buffer");
         }
     }

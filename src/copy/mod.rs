@@ -27,6 +27,8 @@ pub use simd::PlainData;
 pub(crate) use slice::{OutOfBounds, SliceView};
 pub use standby::set_helper_standby;
 
+use std::marker::PhantomData;
+
 use ndarray::{Array, ArrayRef, Dimension, ShapeBuilder};
 
 use crate::dims::{typed_dim, Reading};
@@ -38,6 +40,59 @@ use crate::small::Small;
 /// cut in [`CHUNK_BYTES`] units, so they only go parallel from twice that.
 #[cfg_attr(not(feature = "rayon"), allow(dead_code))]
 pub(crate) const PARALLEL_MIN_BYTES: usize = 128 * 1024;
+
+/// An array the engine reads: the pointer to element `[0, ..., 0]`, the lengths and the signed
+/// strides (in elements) of every axis, and the element count; an ndarray array's, or a plan's
+/// arrangement of one (axes split, permuted, broadcast), with no `ArrayView` built between.
+#[derive(Clone, Copy)]
+pub(crate) struct RawArray<'a, A> {
+    ptr: *const A,
+    shape: &'a [usize],
+    strides: &'a [isize],
+    len: usize,
+    life: PhantomData<&'a A>,
+}
+
+impl<'a, A> RawArray<'a, A> {
+    /// The array `a`, borrowed for `'a`.
+    #[inline(always)]
+    pub(crate) fn of<D: Dimension>(a: &'a ArrayRef<A, D>) -> RawArray<'a, A> {
+        RawArray {
+            ptr: a.as_ptr(),
+            shape: a.shape(),
+            strides: a.strides(),
+            len: a.len(),
+            life: PhantomData,
+        }
+    }
+
+    /// The array at `ptr` with `shape` and `strides`.
+    ///
+    /// # Safety
+    ///
+    /// Every index within `shape` must address an element of a live array readable for `'a`
+    /// (the product of `shape` fits `usize`).
+    #[inline(always)]
+    pub(crate) unsafe fn from_parts(
+        ptr: *const A,
+        shape: &'a [usize],
+        strides: &'a [isize],
+    ) -> RawArray<'a, A> {
+        RawArray {
+            ptr,
+            shape,
+            strides,
+            len: shape.iter().product(),
+            life: PhantomData,
+        }
+    }
+
+    /// How many elements the array holds.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
 
 /// What a copy reads: the pointer to element `[0, ..., 0]`, and the shape and signed strides of
 /// the input simplified for the reading order (inline up to 8 axes).
@@ -157,14 +212,13 @@ fn alloc_failed<A>(elements: usize) -> AllocError {
 ///
 /// [`AllocError`] when the output cannot be allocated; nothing is copied then.
 #[inline]
-pub(crate) fn copy_to<A, D, E>(
-    a: &ArrayRef<A, D>,
+pub(crate) fn copy_to<A, E>(
+    a: RawArray<'_, A>,
     shape: &[usize],
     reading: Reading,
 ) -> Result<Array<A, E>, AllocError>
 where
     A: Clone + Send + Sync,
-    D: Dimension,
     E: Dimension + 'static,
 {
     let f = reading == Reading::F;
@@ -197,50 +251,33 @@ where
     A: Clone + Send + Sync,
     D: Dimension,
 {
-    let data = gather(a, reading)?;
+    let data = gather(RawArray::of(a), reading)?;
     let shape = a.raw_dim().set_f(reading == Reading::F);
     // SAFETY: `data` holds the `a.len()` elements of `a`; ndarray's default strides for its
     // shape in this order index the vector in bounds, each element once (all zero when empty).
     Ok(unsafe { Array::from_shape_vec_unchecked(shape, data) })
 }
 
-/// Copy the elements of `a`, read in `reading`, into `out` (as long as `a`): the buffer of
-/// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into) and
-/// [`ReshapeExt::to_layout_into`](crate::ReshapeExt::to_layout_into).
-pub(crate) fn copy_into<A, D>(a: &ArrayRef<A, D>, reading: Reading, out: &mut [A])
-where
-    A: Copy + Send + Sync,
-    D: Dimension,
-{
-    assert_eq!(out.len(), a.len(), "the caller checks the output length");
-    // SAFETY: `a` is live and borrowed (shared) for this call while `out` is borrowed mutably,
-    // so the two do not overlap; `out` holds one slot per element of `a`.
-    unsafe { copy_into_raw(a.as_ptr(), a.shape(), a.strides(), reading, out) };
-}
-
-/// [`copy_into`] of the array at `ptr` with `shape` and `strides` (the door of
-/// [`StridedSlice`](crate::StridedSlice) too).
-///
-/// # Safety
-///
-/// `ptr`, `shape` and `strides` must describe a live, readable array of `out.len()` elements
-/// (every index within `shape` an element) that does not overlap `out`.
-#[inline(always)]
-unsafe fn copy_into_raw<A: Copy + Send + Sync>(
-    ptr: *const A,
-    shape: &[usize],
-    strides: &[isize],
+/// Copy the elements of `a`, read in `reading`, into `out` (as long as `a`, and apart from it:
+/// `out` is borrowed mutably while `a` is read): the buffer of
+/// [`ReshapeExt::reshape_copy_into`](crate::ReshapeExt::reshape_copy_into),
+/// [`ReshapeExt::to_layout_into`](crate::ReshapeExt::to_layout_into) and
+/// [`StridedSlice`](crate::StridedSlice)'s `copy_into`.
+pub(crate) fn copy_into<A: Copy + Send + Sync>(
+    a: RawArray<'_, A>,
     reading: Reading,
     out: &mut [A],
 ) {
+    assert_eq!(out.len(), a.len(), "the caller checks the output length");
     let n = out.len();
     if n == 0 {
         return;
     }
+    let (ptr, shape, strides) = (a.ptr, a.shape, a.strides);
     let dst = out.as_mut_ptr();
-    // SAFETY: the caller's contract: a live, non-empty array of `n` elements, and `n` slots
-    // of `out` apart from it, each written once; overwriting initialized `Copy` values without
-    // dropping them is sound (they have no drop glue).
+    // SAFETY: `a` addresses a live, non-empty array of `n` elements (its constructors'
+    // contract), and `out` holds `n` slots apart from it, each written once; overwriting
+    // initialized `Copy` values without dropping them is sound (they have no drop glue).
     if small_output::<A>(n) && unsafe { kernels::walk(ptr, shape, strides, reading, dst) } {
         return;
     }
@@ -261,40 +298,20 @@ fn small_output<A>(n: usize) -> bool {
     n.saturating_mul(std::mem::size_of::<A>()) < SMALL_BYTES
 }
 
-/// The elements of `a`, read in `reading`, in a fresh `Vec`: [`gather_raw`] of its pointer,
-/// shape and strides.
+/// The elements of `a`, read in `reading`, in a fresh `Vec`: outputs under [`SMALL_BYTES`] in
+/// one [`walk`](kernels::walk) of the array, larger ones (or with too many axes for the walk)
+/// through [`gather_c_into`]'s schedule, in the same buffer.
 #[inline(always)]
-fn gather<A, D>(a: &ArrayRef<A, D>, reading: Reading) -> Result<Vec<A>, AllocError>
-where
-    A: Clone + Send + Sync,
-    D: Dimension,
-{
-    // SAFETY: `a` is a live array of `a.len()` elements, borrowed for this call.
-    unsafe { gather_raw(a.as_ptr(), a.shape(), a.strides(), reading, a.len()) }
-}
-
-/// The `n` elements of the array at `ptr` with `shape` and `strides`, read in `reading`, in a
-/// fresh `Vec`: outputs under [`SMALL_BYTES`] in one [`walk`](kernels::walk) of the array,
-/// larger ones (or with too many axes for the walk) through [`gather_c_into`]'s schedule, in
-/// the same buffer.
-///
-/// # Safety
-///
-/// `ptr`, `shape` and `strides` must describe a live, readable array of `n` elements (every
-/// index within `shape` an element).
-#[inline(always)]
-unsafe fn gather_raw<A: Clone + Send + Sync>(
-    ptr: *const A,
-    shape: &[usize],
-    strides: &[isize],
+pub(crate) fn gather<A: Clone + Send + Sync>(
+    a: RawArray<'_, A>,
     reading: Reading,
-    n: usize,
 ) -> Result<Vec<A>, AllocError> {
+    let n = a.len();
     let out = if n != 0 && small_output::<A>(n) {
         let mut out: Vec<A> = buffer(n)?;
-        // SAFETY: a live, non-empty array (the caller's contract) and a fresh `out` with room
+        // SAFETY: a live, non-empty array (`a`'s constructors' contract) and a fresh `out` with room
         // for its `n` elements, which the walk writes once each when it returns `true`.
-        if unsafe { kernels::walk(ptr, shape, strides, reading, out.as_mut_ptr()) } {
+        if unsafe { kernels::walk(a.ptr, a.shape, a.strides, reading, out.as_mut_ptr()) } {
             // SAFETY: all `n` slots are initialised (see above); a panicking `clone` never
             // gets here and leaves the `Vec` at length 0.
             unsafe { out.set_len(n) };
@@ -305,8 +322,8 @@ unsafe fn gather_raw<A: Clone + Send + Sync>(
     } else {
         buffer(n)?
     };
-    let mut source = Source::at(ptr);
-    source.read_dims(shape, strides, reading);
+    let mut source = Source::at(a.ptr);
+    source.read_dims(a.shape, a.strides, reading);
     Ok(gather_c_into(&source, out, n))
 }
 

@@ -4,7 +4,7 @@
 //! [`StridedSlice`](crate::StridedSlice) words the errors and calls these.
 
 use super::convert::Elementwise;
-use super::{convert as conv_engine, copy_into_raw, gather_raw, AllocError};
+use super::{convert as conv_engine, copy_into, gather, AllocError, RawArray};
 use crate::dims::Reading;
 
 /// A strided view of `data` from `offset`, checked by [`SliceView::new`].
@@ -14,7 +14,6 @@ pub(crate) struct SliceView<'a, A> {
     shape: &'a [usize],
     strides: &'a [isize],
     offset: usize,
-    len: usize,
 }
 
 /// Where a view leaves its slice: at axis `Some(k)` (index `reached`), or with `offset` itself
@@ -43,7 +42,6 @@ impl<'a, A> SliceView<'a, A> {
             shape,
             strides,
             offset,
-            len,
         };
         if len == 0 {
             return Ok(view);
@@ -74,33 +72,32 @@ impl<'a, A> SliceView<'a, A> {
         Ok(view)
     }
 
-    /// Element `[0, ...]` (never read for an empty view).
-    fn first(&self) -> *const A {
-        self.data.as_ptr().wrapping_add(self.offset)
+    /// The view as the engine reads it.
+    fn raw(&self) -> RawArray<'_, A> {
+        // SAFETY: `new` checked that every index the view reaches is inside `data`, borrowed
+        // shared for as long as the view (element `[0, ...]` at `offset`, never read when the
+        // view is empty).
+        unsafe {
+            RawArray::from_parts(
+                self.data.as_ptr().wrapping_add(self.offset),
+                self.shape,
+                self.strides,
+            )
+        }
     }
 }
 
 impl<A: Copy + Send + Sync> SliceView<'_, A> {
     /// The elements read in `reading` into `out`, as long as the view.
     pub(crate) fn copy_into(&self, reading: Reading, out: &mut [A]) {
-        assert_eq!(out.len(), self.len, "the caller checks the output length");
-        if self.len == 0 {
-            return;
-        }
-        // SAFETY: `new` checked that every index the view reaches is inside `data` (borrowed
-        // shared for `'a`), `out` is borrowed mutably, so apart, with one slot per element.
-        unsafe { copy_into_raw(self.first(), self.shape, self.strides, reading, out) };
+        copy_into(self.raw(), reading, out);
     }
 }
 
 impl<A: Clone + Send + Sync> SliceView<'_, A> {
     /// The elements read in `reading`, in a fresh `Vec`.
     pub(crate) fn to_vec(&self, reading: Reading) -> Result<Vec<A>, AllocError> {
-        if self.len == 0 {
-            return Ok(Vec::new());
-        }
-        // SAFETY: as in `copy_into`: a checked, live view of `len` elements.
-        unsafe { gather_raw(self.first(), self.shape, self.strides, reading, self.len) }
+        gather(self.raw(), reading)
     }
 }
 
@@ -117,15 +114,7 @@ impl<A: Sync> SliceView<'_, A> {
         B: Copy + Send + Sync,
         C: Elementwise<A, B> + ?Sized,
     {
-        assert_eq!(out.len(), self.len, "the caller checks the output length");
-        if self.len == 0 {
-            return;
-        }
-        let (shape, strides) = (self.shape, self.strides);
-        // SAFETY: as in `copy_into`.
-        unsafe {
-            conv_engine::gather_into_raw(self.first(), shape, strides, reading, conv, params, out);
-        }
+        conv_engine::gather_into(self.raw(), reading, conv, params, out);
     }
 
     /// [`convert_into`](Self::convert_into) into a fresh `Vec`.
@@ -139,11 +128,6 @@ impl<A: Sync> SliceView<'_, A> {
         B: Clone + Send + Sync,
         C: Elementwise<A, B> + ?Sized,
     {
-        if self.len == 0 {
-            return Ok(Vec::new());
-        }
-        let (shape, strides, n) = (self.shape, self.strides, self.len);
-        // SAFETY: as in `copy_into`.
-        unsafe { conv_engine::gather_raw(self.first(), shape, strides, n, reading, conv, params) }
+        conv_engine::gather(self.raw(), reading, conv, params)
     }
 }

@@ -27,8 +27,8 @@ fn check(view: ArrayView<'_, i64, IxDyn>) {
         want,
         "{at}"
     );
-    assert_eq!(gather(&view, Reading::C).unwrap(), want, "walk, C, {at}");
-    assert_eq!(gather(&view, Reading::F).unwrap(), want_f, "walk, F, {at}");
+    assert_eq!(gather(RawArray::of(&view), Reading::C).unwrap(), want, "walk, C, {at}");
+    assert_eq!(gather(RawArray::of(&view), Reading::F).unwrap(), want_f, "walk, F, {at}");
 }
 
 /// More axes than `walk` takes (after merging): the schedule, with the same values.
@@ -169,7 +169,7 @@ fn parallel_split_is_exact() {
         assert_eq!(rayon::current_num_threads(), 2);
         for v in [rows, tiles] {
             let want = c_order(&v);
-            assert_eq!(gather(&v, Reading::C).unwrap(), want);
+            assert_eq!(gather(RawArray::of(&v), Reading::C).unwrap(), want);
         }
     });
 }
@@ -213,7 +213,7 @@ fn row_tiles_stream_whole_lines() {
     let at = buf.as_ptr().align_offset(64);
     for off in [at, at + 1] {
         let out = &mut buf[off..off + want.len()];
-        copy_into(&v, Reading::C, out);
+        copy_into(RawArray::of(&v), Reading::C, out);
         assert_eq!(out, &want[..], "offset {off}");
         out.fill(0);
     }

@@ -5,6 +5,7 @@ use ndarray::{Array, ArrayRef, ArrayViewMut, Dimension, IxDyn, ShapeBuilder};
 
 use crate::convert::{params_at, Blocked, Conversion};
 use crate::copy::convert as engine;
+use crate::copy::RawArray;
 use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{Order, Reading};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
@@ -28,12 +29,8 @@ where
     let plan = view::copy_plan(a, spec)?;
     let f = plan.reading == Reading::F;
     let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
-    let reads = plan.reads();
-    let data = match reads.arranged() {
-        None => engine::gather(a, plan.reading, conv, params),
-        Some(v) => engine::gather(&v, plan.reading, conv, params),
-    }
-    .map_err(|e| reject(Rule::AllocationFailed, spec, a.shape(), &e.detail()))?;
+    let data = engine::gather(plan.reads().source(), plan.reading, conv, params)
+        .map_err(|e| reject(Rule::AllocationFailed, spec, a.shape(), &e.detail()))?;
     let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
     Array::from_shape_vec(dims, data)
         .map_err(|e| reject(Rule::SizeMismatch, spec, a.shape(), &e.to_string()))
@@ -56,7 +53,7 @@ where
     let fail =
         |rule: Rule, why: String| Fail::whole(rule, why).attach(Origin::Ndarray, a.shape(), call());
     let params = params_at(conv, a.shape(), reading == Reading::F, a.shape(), &call)?;
-    let data = engine::gather(a, reading, conv, params)
+    let data = engine::gather(RawArray::of(a), reading, conv, params)
         .map_err(|e| fail(Rule::AllocationFailed, e.detail()))?;
     let dims = a.raw_dim().set_f(reading == Reading::F);
     Array::from_shape_vec(dims, data).map_err(|e| fail(Rule::SizeMismatch, e.to_string()))
@@ -84,11 +81,7 @@ where
         return Err(Fail::output_length(out.len(), n).attach(dialect, a.shape(), written));
     }
     let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
-    let reads = plan.reads();
-    match reads.arranged() {
-        None => engine::gather_into(a, plan.reading, conv, params, out),
-        Some(v) => engine::gather_into(&v, plan.reading, conv, params, out),
-    }
+    engine::gather_into(plan.reads().source(), plan.reading, conv, params, out);
     let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
     ArrayViewMut::from_shape(dims, out)
         .map_err(|e| reject(Rule::SizeMismatch, spec, a.shape(), &e.to_string()))
@@ -121,7 +114,7 @@ impl Blocked {
         let channels = x.shape()[self.axis];
         let params = params_at(conv, &out, false, x.shape(), &|| self.name())?;
         let dims = (self.axis, self.block, out[self.axis], channels);
-        let data = engine::blocked(x, dims, true, fill, conv, params)
+        let data = engine::blocked(RawArray::of(x), dims, true, fill, conv, params)
             .map_err(|e| self.alloc(x.shape(), &e.detail()))?;
         Array::from_shape_vec(IxDyn(&out), data).map_err(|e| self.fail(x.shape(), e.to_string()))
     }
@@ -150,7 +143,7 @@ impl Blocked {
         let out = self.unpacked_shape(x.shape(), channels)?;
         let params = params_at(conv, &out, false, x.shape(), &|| self.name())?;
         let dims = (self.axis, self.block, x.shape()[self.axis], channels);
-        let data = engine::blocked(x, dims, false, B::default(), conv, params)
+        let data = engine::blocked(RawArray::of(x), dims, false, B::default(), conv, params)
             .map_err(|e| self.alloc(x.shape(), &e.detail()))?;
         Array::from_shape_vec(IxDyn(&out), data).map_err(|e| self.fail(x.shape(), e.to_string()))
     }

@@ -10,6 +10,7 @@ use super::{sealed, ReshapeExt};
 use crate::convert::Conversion;
 use crate::copy;
 use crate::copy::fold::Reducible;
+use crate::copy::RawArray;
 use crate::dialect::{reject, ShapeSpec};
 use crate::dialect::{PackedDim, Reduce};
 use crate::dims::{typed_dim, Order, Reading};
@@ -108,11 +109,8 @@ macro_rules! borrowing_methods {
         {
             let plan = view::copy_plan(self, &spec)?;
             let dims = typed_dim::<P::Rank>(&plan.shape);
-            let reads = plan.reads();
-            match reads.arranged() {
-                None => copy_into(self, dims, plan.reading, out, || spec.describe()),
-                Some(a) => copy_into(&a, dims, plan.reading, out, || spec.describe()),
-            }
+            let src = (plan.reads().source(), self.shape());
+            copy_into(src, dims, plan.reading, out, || spec.describe())
         }
 
         fn convert_with<P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
@@ -175,7 +173,7 @@ macro_rules! borrowing_methods {
             $($data)*
         {
             let reading = reading(self.shape(), self.strides(), order.into());
-            copy_into(self, self.raw_dim(), reading, out, || {
+            copy_into((RawArray::of(self), self.shape()), self.raw_dim(), reading, out, || {
                 (Origin::Ndarray, format!("to_layout({:?})", reading.order()))
             })
         }
@@ -327,12 +325,8 @@ where
     D: Dimension,
     P: ShapeSpec + ?Sized,
 {
-    let a = reads.input();
-    let copied = match reads.arranged() {
-        None => copy::copy_to(a, shape, reading),
-        Some(arranged) => copy::copy_to(&arranged, shape, reading),
-    };
-    copied.map_err(|e| out_of_memory(spec, a.shape(), e))
+    copy::copy_to(reads.source(), shape, reading)
+        .map_err(|e| out_of_memory(spec, reads.input().shape(), e))
 }
 
 /// The reduction of `a` by `spec` into a fresh array, or `None` when the pattern reduces nothing
@@ -394,11 +388,12 @@ fn layout_error(rule: Rule, shape: &[usize], reading: Reading, why: &str) -> Res
 }
 
 /// The copy into the caller's buffer of [`ReshapeExt::reshape_copy_into`] and
-/// [`ReshapeExt::to_layout_into`]: `a` read in `reading` into `out`, viewed with the dims
-/// `dims` (of `a.len()` elements); `describe` names the call for the error.
+/// [`ReshapeExt::to_layout_into`]: `a` (read from the input of shape `input`) read in
+/// `reading` into `out`, viewed with the dims `dims` (of `a.len()` elements); `describe` names
+/// the call for the error.
 #[inline(always)]
-fn copy_into<'o, A, D, E>(
-    a: &ArrayRef<A, D>,
+fn copy_into<'o, A, E>(
+    (a, input): (RawArray<'_, A>, &[usize]),
     dims: E,
     reading: Reading,
     out: &'o mut [A],
@@ -406,13 +401,12 @@ fn copy_into<'o, A, D, E>(
 ) -> Result<ArrayViewMut<'o, A, E>, ReshapeError>
 where
     A: Copy + Send + Sync,
-    D: Dimension,
     E: Dimension,
 {
     let n = a.len();
     let wrong_length = |len: usize| {
         let (dialect, written) = describe();
-        Fail::output_length(len, n).attach(dialect, a.shape(), written)
+        Fail::output_length(len, n).attach(dialect, input, written)
     };
     if out.len() != n {
         return Err(wrong_length(out.len()));

@@ -11,6 +11,7 @@ use ndarray::{
     OwnedArcRepr, OwnedRepr, ShapeBuilder, StrideShape, ViewRepr,
 };
 
+use crate::copy::RawArray;
 use crate::dialect::{reject, ShapeSpec};
 use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
@@ -230,8 +231,8 @@ impl Plan {
     }
 }
 
-/// What a copy reads, from its plan: the input, or the view of its axes as an einops pattern
-/// arranges them, read in C order. Built only from a plan and the array it was computed for.
+/// What a copy reads, from its plan: the input, or its axes as an einops pattern arranges
+/// them, read in C order. Built only from a plan and the array it was computed for.
 /// (`pub` only because the sealed storage trait names it; the module is private, so it cannot
 /// be named outside the crate.)
 pub struct Reads<'a, A, D> {
@@ -247,13 +248,17 @@ impl<'a, A, D: Dimension> Reads<'a, A, D> {
         self.a
     }
 
-    /// The view of the input's arranged axes, when the plan arranges them.
+    /// What the engine reads: the input, or its axes as the plan arranges them.
     #[inline]
-    pub(crate) fn arranged(&self) -> Option<ArrayView<'a, A, IxDyn>> {
-        let (shape, strides) = self.arranged?;
-        // SAFETY: the arranged axes split and permute the axes of `a` (and add stride-0 ones)
-        // as the plan for `a` found, so they address only its elements, readable for `'a`.
-        Some(unsafe { from_parts(self.a.as_ptr().cast_mut(), shape, strides) })
+    pub(crate) fn source(&self) -> RawArray<'a, A> {
+        match self.arranged {
+            None => RawArray::of(self.a),
+            // SAFETY: the arranged axes split and permute the axes of `a` (and add unit ones)
+            // as the plan for `a` found, so they address only its elements, readable for `'a`.
+            Some((shape, strides)) => unsafe {
+                RawArray::from_parts(self.a.as_ptr(), shape, strides)
+            },
+        }
     }
 }
 

@@ -2,11 +2,9 @@
 //! the caller's, and the blocked layouts (a channel axis split into blocks, padded or cropped),
 //! each building the engine's axes from the array's own shape and strides.
 
-use ndarray::{ArrayRef, Dimension};
-
 use super::step::Elementwise;
 use super::{run, Axis, Job, Limit};
-use crate::copy::{buffer, AllocError};
+use crate::copy::{buffer, AllocError, RawArray};
 use crate::dims::Reading;
 use crate::small::Small;
 
@@ -61,44 +59,8 @@ where
 
 /// The elements of `a` read in `reading`, converted by `conv` (its parameters found as
 /// `params` says), in a fresh buffer.
-pub(crate) fn gather<A, B, C, D>(
-    a: &ArrayRef<A, D>,
-    reading: Reading,
-    conv: &C,
-    params: Option<(usize, usize)>,
-) -> Result<Vec<B>, AllocError>
-where
-    A: Sync,
-    B: Clone + Send + Sync,
-    C: Elementwise<A, B> + ?Sized,
-    D: Dimension,
-{
-    // SAFETY: `a` is a live array of `a.len()` elements, borrowed for the call.
-    unsafe {
-        gather_raw(
-            a.as_ptr(),
-            a.shape(),
-            a.strides(),
-            a.len(),
-            reading,
-            conv,
-            params,
-        )
-    }
-}
-
-/// [`gather`] of the array at `ptr` with `shape` and `strides` (`n` elements): the door of
-/// [`StridedSlice`](crate::StridedSlice) too.
-///
-/// # Safety
-///
-/// `ptr`, `shape` and `strides` describe a live, readable array of `n` elements (every index
-/// within `shape` an element).
-pub(crate) unsafe fn gather_raw<A, B, C>(
-    ptr: *const A,
-    shape: &[usize],
-    strides: &[isize],
-    n: usize,
+pub(crate) fn gather<A, B, C>(
+    a: RawArray<'_, A>,
     reading: Reading,
     conv: &C,
     params: Option<(usize, usize)>,
@@ -108,23 +70,24 @@ where
     B: Clone + Send + Sync,
     C: Elementwise<A, B> + ?Sized,
 {
-    let axes = read_axes(shape, strides, reading);
+    let axes = read_axes(a.shape, a.strides, reading);
     let job = Job {
-        src: ptr,
+        src: a.ptr,
         axes: &axes,
         limits: &[],
         fill: None,
         conv,
         params,
     };
-    // SAFETY: the caller's array, read into a fresh buffer of its `n` elements contiguous in
-    // `reading`: each slot once.
-    unsafe { fresh(&job, n) }
+    // SAFETY: `a` addresses a live array of `a.len()` elements (its constructors' contract),
+    // read into a fresh buffer of as many, contiguous in `reading`: each slot once.
+    unsafe { fresh(&job, a.len()) }
 }
 
-/// [`gather`] into `out` (as long as `a`).
-pub(crate) fn gather_into<A, B, C, D>(
-    a: &ArrayRef<A, D>,
+/// [`gather`] into `out` (as long as `a`, and apart from it: `out` is borrowed mutably while
+/// `a` is read).
+pub(crate) fn gather_into<A, B, C>(
+    a: RawArray<'_, A>,
     reading: Reading,
     conv: &C,
     params: Option<(usize, usize)>,
@@ -133,56 +96,22 @@ pub(crate) fn gather_into<A, B, C, D>(
     A: Sync,
     B: Copy + Send + Sync,
     C: Elementwise<A, B> + ?Sized,
-    D: Dimension,
 {
     assert_eq!(out.len(), a.len(), "the caller checks the output length");
-    // SAFETY: `a` is live and borrowed shared for the call, `out` mutably: apart.
-    unsafe {
-        gather_into_raw(
-            a.as_ptr(),
-            a.shape(),
-            a.strides(),
-            reading,
-            conv,
-            params,
-            out,
-        )
-    }
-}
-
-/// [`gather_into`] of the array at `ptr` with `shape` and `strides`.
-///
-/// # Safety
-///
-/// `ptr`, `shape` and `strides` describe a live, readable array of `out.len()` elements that
-/// does not overlap `out`.
-pub(crate) unsafe fn gather_into_raw<A, B, C>(
-    ptr: *const A,
-    shape: &[usize],
-    strides: &[isize],
-    reading: Reading,
-    conv: &C,
-    params: Option<(usize, usize)>,
-    out: &mut [B],
-) where
-    A: Sync,
-    B: Copy + Send + Sync,
-    C: Elementwise<A, B> + ?Sized,
-{
     if out.is_empty() {
         return;
     }
-    let axes = read_axes(shape, strides, reading);
+    let axes = read_axes(a.shape, a.strides, reading);
     let job = Job {
-        src: ptr,
+        src: a.ptr,
         axes: &axes,
         limits: &[],
         fill: None,
         conv,
         params,
     };
-    // SAFETY: the caller's array, read into `out` (apart from it), contiguous in `reading`;
-    // overwriting `Copy` elements drops nothing.
+    // SAFETY: `a`'s live array read into `out`, apart from it and of its length, contiguous in
+    // `reading`; overwriting `Copy` elements drops nothing.
     unsafe { run(&job, out.as_mut_ptr()) };
 }
 
@@ -191,8 +120,8 @@ pub(crate) unsafe fn gather_into_raw<A, B, C>(
 /// the reverse (`a`'s axis `axis` holds the blocks, its last the block, and the output has
 /// `channels` there, cropped). Converted by `conv`, into a fresh C-contiguous buffer.
 /// The caller checked the shapes: `blocks * block >= channels > (blocks - 1) * block`.
-pub(crate) fn blocked<A, B, C, D>(
-    a: &ArrayRef<A, D>,
+pub(crate) fn blocked<A, B, C>(
+    a: RawArray<'_, A>,
     (axis, block, blocks, channels): (usize, usize, usize, usize),
     pack: bool,
     fill: B,
@@ -203,9 +132,8 @@ where
     A: Sync,
     B: Clone + Send + Sync,
     C: Elementwise<A, B> + ?Sized,
-    D: Dimension,
 {
-    let (shape, strides) = (a.shape(), a.strides());
+    let (shape, strides) = (a.shape, a.strides);
     // The output's shape and its C-contiguous strides.
     let mut out: Small<usize> = shape[..shape.len() - usize::from(!pack)]
         .iter()
@@ -266,7 +194,7 @@ where
         fill: pack,
     }];
     let job = Job {
-        src: a.as_ptr(),
+        src: a.ptr,
         axes: &axes,
         limits: &limits,
         fill: Some(fill),

@@ -20,7 +20,7 @@ mod x86;
 use super::{simd, Dst};
 use crate::small::Small;
 
-pub(crate) use door::{blocked, gather, gather_into, gather_into_raw, gather_raw};
+pub(crate) use door::{blocked, gather, gather_into};
 pub(crate) use rows::{Rows, Vector};
 pub(crate) use step::{Elementwise, Kernel, Step};
 
