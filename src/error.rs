@@ -350,8 +350,10 @@ rules! {
     ValueDoesNotFit => "value_does_not_fit",
     /// A shape tensor entry that is not a 0-d or one-element integer array.
     BadShapeTensor => "bad_shape_tensor",
-    /// [`reshape_copy_into`](crate::ReshapeExt::reshape_copy_into) was given an output buffer
-    /// whose length is not the array's element count.
+    /// A copy into the caller's buffer ([`reshape_copy_into`](crate::ReshapeExt::reshape_copy_into),
+    /// [`to_layout_into`](crate::ReshapeExt::to_layout_into),
+    /// [`convert_into`](crate::ReshapeExt::convert_into), [`StridedSlice`](crate::StridedSlice)'s
+    /// `copy_into` and `convert_into`) was given one whose length is not the element count.
     OutputLength => "output_length",
     /// A spec with a rank type ([`ShapeSpec::dim`](crate::ShapeSpec::dim)), or
     /// [`IntoDim::into_dim`](crate::IntoDim::into_dim), was asked for a dimension type whose

@@ -25,8 +25,9 @@ use std::sync::Arc;
 use ndarray::{Array, ArrayRef, ArrayViewMut, Axis, CowArray, Dimension, IxDyn};
 use num_traits::Float;
 
-use crate::args::{IntoSpec, IntoSpecList};
 use crate::dialect::paddle::Paddle;
+use crate::dialect::IntoSpec;
+use crate::entries::IntoSpecList;
 use crate::error::ReshapeError;
 use crate::error::{Fail, Origin, Rule};
 use crate::ext::ReshapeExt;

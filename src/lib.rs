@@ -137,8 +137,10 @@
 //!
 //! # Views and copies
 //!
-//! Every method first computes the target shape, then asks [`layout::view_strides`] whether the
-//! input's strides can express it; that is exactly NumPy's rule. The input's length-1 axes are
+//! Every method that may return a view (the view-or-copy, strict, mutable and consuming modes)
+//! first computes the target shape, then asks [`layout::view_strides`] whether the input's
+//! strides can express it; that is exactly NumPy's rule. The copying and converting methods
+//! and `reduce` plan a copy without asking. The input's length-1 axes are
 //! dropped, both shapes are cut into the smallest groups of axes with equal products, and each
 //! group of input axes must be evenly spaced in the reading order:
 //!
@@ -210,7 +212,9 @@
 //! ```
 //!
 //! The methods work on every storage and on ndarray 0.17's [`ArrayRef`](ndarray::ArrayRef),
-//! the type functions written for any storage take (all but the consuming `into_reshape`):
+//! the type functions written for any storage take (all but the three that need the array
+//! itself: `into_reshape` and `into_reshape_clone`, which take it by value, and
+//! `reshape_in_place`, which changes its shape):
 //!
 //! ```
 //! use ndarray::{array, ArrayRef2};

@@ -671,7 +671,11 @@ mod tests {
                 .unwrap();
             let t = a.t();
             let want: Vec<u32> = t.iter().copied().collect();
-            assert_eq!(gather(RawArray::of(&t), Reading::C).unwrap(), want, "{rows}x{cols}");
+            assert_eq!(
+                gather(RawArray::of(&t), Reading::C).unwrap(),
+                want,
+                "{rows}x{cols}"
+            );
             let mut out = vec![0u32; want.len()];
             copy_into(RawArray::of(&t), Reading::C, &mut out);
             assert_eq!(out, want, "{rows}x{cols} into a buffer");

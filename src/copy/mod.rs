@@ -1,6 +1,10 @@
-//! The copy engine: gathers a strided input, read in C or F order, into a fresh buffer or the
-//! caller's, contiguous in that order; row copies, cache-blocked tiles of two axes (of elements
-//! or of whole rows) or of two axis groups (`groups.rs`), on rayon when large.
+//! The copy engine, the ground floor every copying call stands on: it reads a [`RawArray`]
+//! (pointer, lengths, strides) and knows no spec, dialect or conversion. Three executors:
+//! the plain copy here (a strided input read in C or F order into a fresh buffer or the
+//! caller's, contiguous in that order: row copies, cache-blocked tiles of two axes, of elements
+//! or of whole rows, or of two axis groups in `groups.rs`), the converting copy (`convert/`:
+//! the same tiles with an [`Elementwise`] step on each element, crops and paddings) and the
+//! reduction (`reduce/`: folds along the removed axes); each on rayon when large.
 //!
 //! With `view`, where the crate's `unsafe` code lives (raw writes into the output; `strided`
 //! adds only its raw-pointer constructor). An F-order reading is a C-order reading of the axes

@@ -27,8 +27,16 @@ fn check(view: ArrayView<'_, i64, IxDyn>) {
         want,
         "{at}"
     );
-    assert_eq!(gather(RawArray::of(&view), Reading::C).unwrap(), want, "walk, C, {at}");
-    assert_eq!(gather(RawArray::of(&view), Reading::F).unwrap(), want_f, "walk, F, {at}");
+    assert_eq!(
+        gather(RawArray::of(&view), Reading::C).unwrap(),
+        want,
+        "walk, C, {at}"
+    );
+    assert_eq!(
+        gather(RawArray::of(&view), Reading::F).unwrap(),
+        want_f,
+        "walk, F, {at}"
+    );
 }
 
 /// More axes than `walk` takes (after merging): the schedule, with the same values.

@@ -1,8 +1,8 @@
 //! What a reshape does to the axes ([`ShapeSpec::explain`](crate::ShapeSpec::explain)): the
 //! smallest consecutive groups of input and output axes with equal products, and the questions a
-//! layout pass asks of them. Shapes only; the stride side (which group forces a copy) is in
-//! [`layout`](crate::layout), beside the no-copy stride solver: two algorithms for one
-//! question, checked against each other in the tests.
+//! layout pass asks of them, with the stride side beside them ([`Explanation::copy_group`]:
+//! which group forces a copy). `layout`'s stride solver answers the same question for the
+//! views: two algorithms for one question, checked against each other in the tests.
 #![forbid(unsafe_code)]
 
 use std::ops::{Mul, Range};

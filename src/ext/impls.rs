@@ -234,8 +234,10 @@ where
 impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
 
 /// The borrowed array type of ndarray 0.17 (what `&Array`, `&ArrayView` and the others
-/// dereference to, and what functions written for any storage take): every method but
-/// [`into_reshape`](ReshapeExt::into_reshape), which needs the array by value. The storage
+/// dereference to, and what functions written for any storage take): every method but the
+/// three that need the array itself, [`into_reshape`](ReshapeExt::into_reshape) and
+/// [`into_reshape_clone`](ReshapeExt::into_reshape_clone) (by value) and
+/// [`reshape_in_place`](ReshapeExt::reshape_in_place) (its shape changed). The storage
 /// parameter (`OwnedRepr`) only names the access an `ArrayRef` gives (read, and write through
 /// `&mut`); no method moves or owns the data.
 ///

@@ -1,7 +1,9 @@
-//! [`ReshapeExt`], the public trait and its documentation. Its implementations, in `impls`,
-//! are thin: the spec gives the target shape, the `view` module a view when the strides permit
-//! one, the `copy` module a copy otherwise (converting ones through `convert`, here in
-//! `convert.rs`). No unsafe code: raw pointers stay in `view` and `copy`.
+//! [`ReshapeExt`], the public trait and its documentation, and the doors behind it. Its
+//! implementations (`impls`) are thin: the spec gives the target shape, `view` plans the call
+//! (a view where the strides permit one, else what the copy reads) and `copy` runs every copy;
+//! the converting calls and `Blocked`'s copies are in `convert.rs`, the einops calls (`pack`,
+//! `unpack`, `reduce`) in `einops.rs`, the typed dims of the results in `dim.rs`. No unsafe
+//! code: raw pointers stay in `view` and `copy`.
 #![forbid(unsafe_code)]
 
 mod convert;
@@ -16,11 +18,11 @@ use ndarray::{
     Array, ArrayBase, ArrayView, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData,
 };
 
-use crate::args::IntoLike;
 use crate::convert::Conversion;
 use crate::copy::fold::Reducible;
 use crate::dialect::einops::Op;
 use crate::dialect::einops::Rearrange;
+use crate::dialect::like::IntoLike;
 use crate::dialect::mx::Mx;
 use crate::dialect::np::Np;
 use crate::dialect::npx::Npx;

@@ -1,8 +1,9 @@
 //! Shape graphs: [`ShapeValue`], the value a shape subgraph of an exported model computes (in
 //! `value`), its structural operations (`ops`), arithmetic (`arith`), comparisons and logic
 //! (`logic`), and the ONNX and Paddle operator tables that apply them by name (`onnx_ops`,
-//! `paddle_ops`, read through one call's signature in `call`). Built on the `SymDim` algebra of
-//! `sym`.
+//! `paddle_ops`, read through one call's signature in `call`, with its attributes, [`OpAttr`],
+//! in `attr`); [`ElemType`], the element types and their ONNX and Paddle codes, in `elem`.
+//! Built on the `SymDim` algebra of `sym`.
 #![forbid(unsafe_code)]
 
 mod arith;

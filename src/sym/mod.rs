@@ -3,7 +3,8 @@
 //! remainders, comparisons and selections in `algebra`, evaluation and bounds in `eval`, the
 //! [`Condition`]s an inference may need and the [`SymShape`] it returns in `shape`, what a
 //! caller knows of its symbols in `assume` ([`Assumptions`]), binding to a concrete shape in
-//! `bind`, and expressions rebuilt with symbols replaced in `rewrite`. The dialects run their
+//! `bind`, expressions rebuilt with symbols replaced in `rewrite`, and their text (Python's
+//! integer grammar, shared subexpressions named) in `display`. The dialects run their
 //! own algorithms on these (`infer/extent.rs`); the values a shape subgraph computes are the
 //! `graph` module's, built on them.
 #![forbid(unsafe_code)]

@@ -1,5 +1,7 @@
-//! The no-copy path: the [`Plan`] of a reshape (target shape, reading order, view strides) and
-//! the construction of views from it, for the strict, mutable and consuming modes.
+//! The [`Plan`] of every reshape (target shape, reading order, view strides where the input's
+//! strides permit, an einops pattern's arrangement of the axes) and what is built from it: the
+//! views of the borrowing, mutable and consuming modes, and the [`Reads`] a copy takes to the
+//! engine when no view exists.
 //!
 //! This module and `copy/` hold the crate's `unsafe` code (besides `strided`'s raw-pointer
 //! constructor): here, building views over an array's elements from strides the solver found.
