@@ -215,7 +215,7 @@ fn alloc_failed<A>(elements: usize) -> AllocError {
 /// # Errors
 ///
 /// [`AllocError`] when the output cannot be allocated; nothing is copied then.
-#[inline]
+#[inline(always)]
 pub(crate) fn copy_to<A, E>(
     a: RawArray<'_, A>,
     shape: &[usize],

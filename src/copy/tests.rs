@@ -39,6 +39,36 @@ fn check(view: ArrayView<'_, i64, IxDyn>) {
     );
 }
 
+/// The walk of one and two axes (the rows of `two_axes`): every small 2-D layout, each axis
+/// forward, reversed, stepped or broadcast, in both orders, merged or not, and 1-D ones.
+#[test]
+fn one_and_two_axes() {
+    let a = Array::from_iter(0..64i64).into_shape_with_order((8, 8)).unwrap();
+    let slices = [
+        ndarray::Slice::new(0, None, 1),
+        ndarray::Slice::new(0, None, -1),
+        ndarray::Slice::new(1, Some(6), 2),
+        ndarray::Slice::new(2, Some(3), 1),
+        ndarray::Slice::new(0, Some(0), 1),
+    ];
+    for r in slices {
+        for c in slices {
+            let v = a.slice_each_axis(|ax| if ax.axis.index() == 0 { r } else { c });
+            check(v.into_dyn());
+            check(v.t().into_dyn());
+            if !v.is_empty() {
+                check(v.row(0).into_dyn());
+                check(v.column(0).into_dyn());
+            }
+        }
+    }
+    let row = Array::from_iter(0..5i64);
+    check(row.broadcast((3, 5)).unwrap().into_dyn());
+    check(row.broadcast((3, 5)).unwrap().t().into_dyn());
+    check(row.view().insert_axis(ndarray::Axis(0)).into_dyn());
+    check(row.slice(s![..;-1]).into_dyn());
+}
+
 /// More axes than `walk` takes (after merging): the schedule, with the same values.
 #[test]
 fn many_axes() {

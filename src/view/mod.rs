@@ -251,7 +251,7 @@ impl<'a, A, D: Dimension> Reads<'a, A, D> {
     }
 
     /// What the engine reads: the input, or its axes as the plan arranges them.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn source(&self) -> RawArray<'a, A> {
         match self.arranged {
             None => RawArray::of(self.a),
