@@ -43,7 +43,9 @@ fn check(view: ArrayView<'_, i64, IxDyn>) {
 /// forward, reversed, stepped or broadcast, in both orders, merged or not, and 1-D ones.
 #[test]
 fn one_and_two_axes() {
-    let a = Array::from_iter(0..64i64).into_shape_with_order((8, 8)).unwrap();
+    let a = Array::from_iter(0..64i64)
+        .into_shape_with_order((8, 8))
+        .unwrap();
     let slices = [
         ndarray::Slice::new(0, None, 1),
         ndarray::Slice::new(0, None, -1),

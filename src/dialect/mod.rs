@@ -209,13 +209,7 @@ pub trait ShapeSpec: sealed::Spec {
         }
         let mut dims = Small::new();
         let found = self.infer_sym(input, &mut dims)?;
-        let mut conditions: Small<Condition> = Small::new();
-        for c in found.iter() {
-            if !conditions.contains(c) {
-                conditions.push(c.clone());
-            }
-        }
-        Ok(SymShape { dims, conditions })
+        Ok(SymShape::new(dims, found.iter().cloned()))
     }
 
     /// The ONNX `Reshape` that means exactly this reshape for an input of shape `input`: an

@@ -5,11 +5,12 @@
 //! sizes do not.
 
 use super::ops::{List, Op};
-use super::value::{add, broadcast, joined, joined_ty, sizes, within, Ty};
+use super::value::{broadcast, joined, joined_ty, sizes, within, Ty};
 use super::ShapeValue;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::sym::bounds;
 use crate::sym::never_zero;
+use crate::sym::ConditionList;
 use crate::sym::Rat;
 use crate::sym::{Condition, SymDim};
 
@@ -494,7 +495,7 @@ impl ShapeValue {
             let (a, b) = (self.at(i), other.at(i));
             let e = f(a.clone(), b.clone()).map_err(|f| op.fail(f.rule, Some(1), f.detail))?;
             if divides && b.is_symbolic() && !never_zero(b) {
-                add(&mut out.conditions, Condition::nonzero(b.clone()));
+                out.conditions.add(Condition::nonzero(b.clone()));
             }
             out.push_checked(e, grows, &op, || format!("{name}({a}, {b})"))?;
         }

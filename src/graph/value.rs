@@ -6,6 +6,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use crate::error::ReshapeError;
+use crate::sym::ConditionList;
 use crate::sym::{bounds, lower, upper, Assumptions, Condition, Rat, SymDim};
 
 /// The value a shape subgraph computes: a 0-D or 1-D integer tensor whose entries are integers
@@ -410,9 +411,7 @@ impl ShapeValue {
 /// The conditions of `values`, each once, in order.
 pub(super) fn joined(values: &[&ShapeValue]) -> Vec<Condition> {
     let mut out = Vec::new();
-    for c in values.iter().flat_map(|v| v.conditions.iter()) {
-        add(&mut out, c.clone());
-    }
+    out.add_all(values.iter().flat_map(|v| v.conditions.iter().cloned()));
     out
 }
 
@@ -427,12 +426,6 @@ pub(super) fn sizes(values: &[&ShapeValue]) -> Vec<SymDim> {
     out
 }
 
-pub(super) fn add(conds: &mut Vec<Condition>, c: Condition) {
-    if !conds.contains(&c) {
-        conds.push(c);
-    }
-}
-
 /// Adds to `conds` the conditions `lo <= e` and `e <= hi` that `sizes` (each at most
 /// `isize::MAX`) do not give.
 pub(super) fn within(e: SymDim, lo: i128, hi: i128, sizes: &[SymDim], conds: &mut Vec<Condition>) {
@@ -443,13 +436,10 @@ pub(super) fn within(e: SymDim, lo: i128, hi: i128, sizes: &[SymDim], conds: &mu
     let below = b.hi.is_some_and(|u| u <= hi) || upper(&e, sizes).is_some_and(|u| u <= hi);
     let above = b.lo.is_some_and(|l| l >= lo) || lower(&e, sizes).is_some_and(|l| l >= lo);
     if !below {
-        add(
-            conds,
-            Condition::at_most(e.clone(), SymDim::int(hi.num as i64)),
-        );
+        conds.add(Condition::at_most(e.clone(), SymDim::int(hi.num as i64)));
     }
     if !above {
-        add(conds, Condition::at_most(SymDim::int(lo.num as i64), e));
+        conds.add(Condition::at_most(SymDim::int(lo.num as i64), e));
     }
 }
 

@@ -9,6 +9,7 @@ use std::fmt;
 use crate::dims::{checked_size, LIMIT};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::small::Small;
+use crate::sym::ConditionList;
 use crate::sym::{self, Condition, Exact, SymDim};
 
 use super::dim_of;
@@ -316,11 +317,7 @@ impl Extent for SymDim {
             let read_as_size = sym::at_least_one(&d) || input.get(p) == Some(&d);
             (!read_as_size).then(|| Condition::at_most(SymDim::from(1), d))
         });
-        for c in conds.iter().cloned().chain(sizes) {
-            if !all.contains(&c) {
-                all.push(c);
-            }
-        }
+        all.add_all(conds.iter().cloned().chain(sizes));
         Ok(all)
     }
 
@@ -371,10 +368,7 @@ impl Extent for SymDim {
                 // A dim that may be 0 leaves -1 undetermined there.
                 for (_, d) in dims.iter().enumerate().filter(|&(i, _)| i != slot) {
                     if !sym::at_least_one(d) {
-                        let c = Condition::at_most(SymDim::from(1), d.clone());
-                        if !conds.contains(&c) {
-                            conds.push(c);
-                        }
+                        conds.add(Condition::at_most(SymDim::from(1), d.clone()));
                     }
                 }
                 let q = size.clone() / known.clone();

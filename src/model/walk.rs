@@ -12,6 +12,7 @@ use super::shapes::{table, Node, Out, Stop};
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::graph::ElemType;
 use crate::graph::{Call, OpAttr, ShapeValue, MAX_ENTRIES};
+use crate::sym::ConditionList;
 use crate::sym::{Assumptions, Condition, SymDim};
 
 impl Graph {
@@ -415,11 +416,7 @@ fn finish(
     // The rule's own conditions passed `need`; a value's are decided here.
     let mut conditions = n.conditions.borrow().clone();
     if let Some(v) = value.as_ref().filter(|v| !v.conditions().is_empty()) {
-        for c in assume.kept(v.conditions())? {
-            if !conditions.contains(&c) {
-                conditions.push(c);
-            }
-        }
+        conditions.add_all(assume.kept(v.conditions())?);
     }
     let mut value = value;
     let facts = outs

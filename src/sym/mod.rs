@@ -22,7 +22,7 @@ pub use assume::{Assumptions, Unify};
 pub use bind::Binding;
 pub(crate) use eval::{at_least_one, bounds, lower, past_limit, upper};
 pub(crate) use expr::{KeyedBuild, Rat};
-pub(crate) use shape::{all_hold, equals, integer, never_zero, Exact};
+pub(crate) use shape::{all_hold, equals, integer, never_zero, ConditionList, Exact};
 pub use shape::{Condition, SymShape};
 
 use std::borrow::Cow;

@@ -320,7 +320,50 @@ pub struct SymShape {
     pub(crate) conditions: Small<Condition>,
 }
 
+/// A list of conditions that holds each once, in the order first met: what every inference
+/// adds its conditions to.
+pub(crate) trait ConditionList {
+    /// `c`, unless the list holds it already.
+    fn add(&mut self, c: Condition);
+
+    /// Each of `cs` the list does not hold yet.
+    fn add_all(&mut self, cs: impl IntoIterator<Item = Condition>) {
+        for c in cs {
+            self.add(c);
+        }
+    }
+}
+
+impl ConditionList for Vec<Condition> {
+    fn add(&mut self, c: Condition) {
+        if !self.contains(&c) {
+            self.push(c);
+        }
+    }
+}
+
+impl ConditionList for Small<Condition> {
+    fn add(&mut self, c: Condition) {
+        if !self.contains(&c) {
+            self.push(c);
+        }
+    }
+}
+
 impl SymShape {
+    /// `dims` under `conditions`, each condition once.
+    pub(crate) fn new(
+        dims: Small<SymDim>,
+        conditions: impl IntoIterator<Item = Condition>,
+    ) -> SymShape {
+        let mut kept = Small::new();
+        kept.add_all(conditions);
+        SymShape {
+            dims,
+            conditions: kept,
+        }
+    }
+
     /// The output dims.
     ///
     /// ```

@@ -8,6 +8,7 @@ use crate::dialect::onnx::Onnx;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::infer::Extent;
 use crate::small::Small;
+use crate::sym::ConditionList;
 use crate::sym::{equals, Condition, Exact, SymDim};
 
 /// An einops `pack` / `unpack` pattern (`"b * c"`): axis names split on whitespace with exactly
@@ -223,11 +224,7 @@ impl Pack {
                 }
                 match equals(d, f) {
                     Exact::Always => {}
-                    Exact::Sometimes(c) => {
-                        if !conds.contains(&c) {
-                            conds.push(c);
-                        }
-                    }
+                    Exact::Sometimes(c) => conds.add(c),
                     Exact::Never => {
                         let why = format!("input {i}'s fixed axis {d} differs from input 0's {f}");
                         return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
@@ -458,11 +455,7 @@ impl Pack {
             }
         }
         let mut out: Vec<Condition> = Vec::new();
-        for c in conds.iter() {
-            if !out.contains(c) {
-                out.push(c.clone());
-            }
-        }
+        out.add_all(conds.iter().cloned());
         Ok((parts, out))
     }
 

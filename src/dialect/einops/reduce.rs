@@ -12,7 +12,7 @@ use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::layout::Arrangement;
 use crate::reduction::Reduction;
 use crate::small::Small;
-use crate::sym::{Condition, SymDim, SymShape};
+use crate::sym::{SymDim, SymShape};
 
 /// An einops `reduce` pattern (`"b c (h 2) (w 2) -> b c h w"`) with its [`Reduction`] and the
 /// lengths given for its axes: the spec behind
@@ -166,13 +166,7 @@ impl Reduce {
             .spec
             .with_recipe(input.len(), |r| r.reduced(input, &mut dims))
             .map_err(|f| f.attach_sym(Origin::Rearrange, input, self))?;
-        let mut conditions: Small<Condition> = Small::new();
-        for c in found.iter() {
-            if !conditions.contains(c) {
-                conditions.push(c.clone());
-            }
-        }
-        Ok(SymShape { dims, conditions })
+        Ok(SymShape::new(dims, found.iter().cloned()))
     }
 
     /// The ONNX nodes that compute this reduction of an input of shape `input` in opset

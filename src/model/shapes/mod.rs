@@ -23,6 +23,7 @@ use super::result::Inexact;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::graph::ElemType;
 use crate::graph::{Call, OpAttr, ShapeValue};
+use crate::sym::ConditionList;
 use crate::sym::{equals, Assumptions, Condition, Exact, SymDim, Unify};
 
 /// A shape rule: the outputs of a node, or why they are not known.
@@ -336,10 +337,7 @@ impl<'a> Node<'a> {
                 format!("{c} holds for no value the assumptions allow"),
             )),
             None => {
-                let mut all = self.conditions.borrow_mut();
-                if !all.contains(&c) {
-                    all.push(c);
-                }
+                self.conditions.borrow_mut().add(c);
                 Ok(())
             }
         }
