@@ -349,14 +349,6 @@ where
     if let Some(why) = A::refuses(r) {
         return Err(fail(Rule::ReductionType, why));
     }
-    let reduced = (0..split.shape.len()).filter(|k| !kept.contains(k));
-    let empty = reduced.clone().any(|k| split.shape[k] == 0);
-    if empty && r.needs_elements() && !dims.contains(&0) {
-        let axes: Vec<usize> = reduced.collect();
-        let why =
-            format!("{r} of no elements: the reduced axes {axes:?} of the split input are empty");
-        return Err(fail(Rule::ZeroSizeReduction, &why));
-    }
     let Some(v) = view::split_view(a, &split) else {
         return Err(fail(
             Rule::BadPattern,

@@ -2,7 +2,7 @@
 //! pinned: the rule, the words, the pattern and the part at fault.
 
 use ndarray::{Array, ArrayD, IxDyn};
-use ndarray_reshape::{pack, parse_shape, Reduction, ReshapeError, ReshapeExt};
+use ndarray_reshape::{pack, parse_shape, Reduce, Reduction, ReshapeError, ReshapeExt};
 
 fn x() -> ArrayD<i64> {
     Array::from_iter(0..24i64)
@@ -44,6 +44,16 @@ fn reduce_errors() {
         (
             message(Array::<f64, _>::zeros(IxDyn(&[2, 0])).reduce("a b -> a", Reduction::Max, &[])),
             "zero_size_reduction: max of no elements: the reduced axes [1] of the split input are empty; input shape [2, 0], einops spec reduce \"a b -> a\" max",
+        ),
+        (
+            // The shape alone says so: the spec refuses it as the call does.
+            message(Reduce::new("a b -> a", Reduction::Max).unwrap().infer_shape(&[2, 0])),
+            "zero_size_reduction: max of no elements: the reduced axes [1] of the split input are empty; input shape [2, 0], einops spec reduce \"a b -> a\" max",
+        ),
+        (
+            // An empty output needs no element: both give the shape.
+            format!("{:?}", Reduce::new("a b -> a", Reduction::Min).unwrap().infer_shape(&[0, 0])),
+            "Ok([0])",
         ),
         (
             message(x.reduce("a (b 2) c -> a", Reduction::Sum, &[])),

@@ -31,9 +31,10 @@ use crate::sym::{SymDim, SymShape};
 /// [`PatternRank`](ReshapeError::PatternRank), [`AxisLength`](ReshapeError::AxisLength),
 /// [`MultipleInfer`](ReshapeError::MultipleInfer), then per input dim
 /// [`InferNotDivisible`](ReshapeError::InferNotDivisible) (`input dim 2 (4) as (h 3)`) and the
-/// others; on data, [`ReductionType`](ReshapeError::ReductionType) for a reduction the element
-/// type does not take (a mean of integers) and
-/// [`ZeroSizeReduction`](ReshapeError::ZeroSizeReduction) for `max` or `min` over no elements.
+/// others, and [`ZeroSizeReduction`](ReshapeError::ZeroSizeReduction) for `max` or `min` of no
+/// elements (a reduced axis of length 0 where the output is not empty); on data,
+/// [`ReductionType`](ReshapeError::ReductionType) for a reduction the element type does not
+/// take (a mean of integers).
 ///
 /// # Examples
 ///
@@ -133,10 +134,8 @@ impl Reduce {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn infer_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
-        let mut dims = Small::new();
-        self.spec
-            .with_recipe(input.len(), |r| r.reduced(input, &mut dims))
-            .map_err(|f| f.attach(Origin::Rearrange, input, self))?;
+        let (mut dims, mut split, mut kept) = (Small::new(), Arrangement::default(), Small::new());
+        self.plan(input, &mut dims, &mut split, &mut kept)?;
         Ok(dims.to_vec())
     }
 
@@ -263,7 +262,24 @@ impl Reduce {
     ) -> Result<(), ReshapeError> {
         self.spec
             .with_recipe(input.len(), |r| r.reduction(input, dims, split, kept))
-            .map_err(|f| f.attach(Origin::Rearrange, input, self))
+            .map_err(|f| f.attach(Origin::Rearrange, input, self))?;
+        // `max` and `min` of no elements have no value: a reduced axis of length 0 is refused
+        // unless the output is empty too (then no element needs one).
+        let r = self.reduction;
+        let reduced = (0..split.shape.len()).filter(|k| !kept.contains(k));
+        if r.needs_elements() && !dims.contains(&0) && reduced.clone().any(|k| split.shape[k] == 0)
+        {
+            let axes: Vec<usize> = reduced.collect();
+            let why = format!(
+                "{r} of no elements: the reduced axes {axes:?} of the split input are empty"
+            );
+            return Err(Fail::whole(Rule::ZeroSizeReduction, why).attach(
+                Origin::Rearrange,
+                input,
+                self,
+            ));
+        }
+        Ok(())
     }
 
     /// The pattern as a rearrangement, for a reduction that reduces nothing.
