@@ -41,11 +41,67 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-#[doc = include_str!("../../docs/reshape_ext.md")]
+/// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, einops
+/// (`rearrange`, `repeat`, `reduce`, `unpack`, through [`Rearrange`](crate::Rearrange) and
+/// [`Reduce`](crate::Reduce)), contiguous copies in either order, and copies that convert the
+/// element type as they write ([`convert`](crate::convert)), for every `ndarray` array: owned [`Array`],
+/// [`ArrayView`](ndarray::ArrayView), [`ArrayViewMut`], [`ArcArray`](ndarray::ArcArray) and [`CowArray`](ndarray::CowArray), and the
+/// [`ArrayRef`](ndarray::ArrayRef) they all dereference to (what ndarray 0.17 functions take as
+/// `&ArrayRef<A, D>` or `&mut ArrayRef<A, D>`; every method but the consuming and in-place
+/// ones).
+///
+/// Generic code names the bounds of the modes it calls: `A: Clone + Send + Sync` wherever a
+/// copy can happen (the view-or-copy and copy modes, `to_layout`), `A: Copy + Send + Sync` for
+/// the `_into` modes that write a caller's buffer, none for the strict views:
+///
+/// ```
+/// use ndarray::{ArrayBase, Data, Dimension, IxDyn};
+/// use ndarray_reshape::{Mx, ReshapeError, ReshapeExt};
+///
+/// fn flat<A, S, D>(x: &ArrayBase<S, D>) -> Result<Vec<A>, ReshapeError>
+/// where
+///     A: Clone + Send + Sync,
+///     S: Data<Elem = A>,
+///     D: Dimension,
+/// {
+///     Ok(x.reshape_with(Mx::new([-1]))?.iter().cloned().collect())
+/// }
+/// assert_eq!(flat(&ndarray::array![[1, 2], [3, 4]].t())?, [1, 3, 2, 4]);
+/// # Ok::<(), ReshapeError>(())
+/// ```
+///
+/// Every reshape computes the target shape with the spec (see [`ShapeSpec`]); the modes that may
+/// return a view then ask [`layout::view_strides`](crate::layout::view_strides) whether the
+/// input's strides allow one (exactly when NumPy would give one), and the copying modes plan the
+/// copy without asking. The modes:
 ///
 #[doc = include_str!("../../docs/modes.md")]
 ///
-#[doc = include_str!("../../docs/reshape_ext_more.md")]
+/// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
+/// large. [`to_layout`](Self::to_layout) is the same copy engine without a reshape: the array
+/// made C- or F-contiguous. The trait is sealed.
+///
+/// Results have dynamic rank (`IxDyn`) for a dialect's spec, and the rank of `E` for
+/// [`spec.dim::<E>()`](ShapeSpec::dim), in every mode: `x.reshape_view(Mx::new([0, -1]).dim::<Ix2>())`
+/// is an `ArrayView2`. A result in hand converts with
+/// [`IntoDim::into_dim`].
+///
+/// # Examples
+///
+/// ```
+/// use ndarray::{Array, Ix2};
+/// use ndarray_reshape::{Mx, ReshapeExt, ShapeSpec};
+///
+/// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+/// let x = Array::from_iter(0..24).into_shape_with_order((2, 3, 4)).unwrap();
+/// let y = x.reshape_mx([-4, 1, 2, -2])?;
+/// assert_eq!(y.shape(), &[1, 2, 3, 4]);
+/// assert!(y.is_view());
+/// let rows = x.reshape_mx(Mx::new([-3, 0]).dim::<Ix2>())?; // typed: a CowArray<'_, i32, Ix2>
+/// assert_eq!(rows.dim(), (6, 4));
+/// # Ok(())
+/// # }
+/// ```
 // The headline methods pass the spec they build to `reshape_with` by reference on purpose: a
 // spec moved in by value is copied on the view path (BENCHMARKS.md, "The view path").
 #[allow(clippy::needless_borrows_for_generic_args)]
@@ -271,7 +327,9 @@ where
     /// reshape-transpose-reshape chain of copies. The same as
     /// `reshape_with(Rearrange::new(pattern)?.axis(..))`; every other mode takes a
     /// [`Rearrange`](crate::Rearrange) too. The result is `IxDyn` (the rank is in the text):
-    /// `.into_dim()?` ([`IntoDim`](crate::IntoDim)) names it for a typed binding.
+    /// `.into_dim()?` ([`IntoDim`](crate::IntoDim)) names it for a typed binding. For an owned,
+    /// contiguous result, [`rearrange_owned`](Self::rearrange_owned): a view's `into_owned` is
+    /// ndarray's element-by-element copy.
     ///
     /// # Errors
     ///
@@ -302,6 +360,42 @@ where
         S: Data,
     {
         self.reshape_with(&*Rearrange::recent(Op::Rearrange, pattern, lengths)?)
+    }
+
+    /// [`rearrange`](Self::rearrange) into a fresh array, contiguous in C order: the owned
+    /// result of a pattern in one copy with the engine's tiles and threads, as fast as
+    /// [`to_layout`](Self::to_layout) (the same as `reshape_owned(Rearrange::new(pattern)?)`).
+    /// The view `rearrange` returns turns owned through ndarray's element-by-element
+    /// `into_owned` instead, 14x slower on a permuted `(4, 22, 2100)` `f32` view
+    /// (BENCHMARKS.md, "einops relayouts").
+    ///
+    /// # Errors
+    ///
+    /// See [`Rearrange`](crate::Rearrange).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{s, Array};
+    /// use ndarray_reshape::ReshapeExt;
+    ///
+    /// let x = Array::from_iter(0..4 * 84 * 5).into_shape_with_order((4, 84, 5)).unwrap();
+    /// let boxes = x.slice(s![.., ..4, ..]).rearrange_owned("b k n -> b n k", &[])?;
+    /// assert_eq!(boxes.shape(), &[4, 5, 4]);
+    /// assert!(boxes.is_standard_layout());
+    /// assert_eq!(boxes[[1, 2, 3]], x[[1, 3, 2]]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
+    fn rearrange_owned(
+        &self,
+        pattern: &str,
+        lengths: &[(&str, usize)],
+    ) -> Result<Array<A, IxDyn>, ReshapeError>
+    where
+        A: Clone + Send + Sync,
+        S: Data,
+    {
+        self.reshape_owned(&*Rearrange::recent(Op::Rearrange, pattern, lengths)?)
     }
 
     /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
@@ -653,13 +747,59 @@ where
         S: IntoReshapeData,
         Self: Sized;
 
-    #[doc = include_str!("../../docs/to_layout.md")]
+    /// The same array (shape, dimension type, elements in the same logical order) in memory
+    /// contiguous in `order`: C (row-major, ndarray's standard layout), F (column-major, what
+    /// LAPACK takes), or [`Order::A`] (F when the input is F-contiguous and not C-contiguous,
+    /// else C). Always a fresh array, written by the parallel copy engine: a memcpy when the
+    /// input is already contiguous in that order, the cache-blocked transposes otherwise. The
+    /// fast form of ndarray's `as_standard_layout().into_owned()` (BENCHMARKS.md, "Contiguous
+    /// copies").
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// let a = array![[0, 1, 2], [3, 4, 5]];
+    /// let c: Array2<i32> = a.t().to_layout(Order::C)?;
+    /// assert!(c.is_standard_layout());
+    /// assert_eq!(c, a.t());
+    /// let f = a.to_layout(Order::F)?;
+    /// assert!(f.t().is_standard_layout());
+    /// assert_eq!(f, a);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
     fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
     where
         A: Clone + Send + Sync,
         S: Data;
 
-    #[doc = include_str!("../../docs/to_layout_into.md")]
+    /// [`to_layout`](Self::to_layout) into the caller's buffer `out`, returned as a mutable
+    /// view of `out` with this array's shape: no allocation, no page faults on a warm buffer.
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::OutputLength`] when `out.len()` is not the array's element count (then
+    /// `out` is left untouched).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// let a = array![[0, 1, 2], [3, 4, 5]];
+    /// let mut buf = [0; 6];
+    /// let f = a.to_layout_into(Order::F, &mut buf)?;
+    /// assert_eq!(f, a);
+    /// assert_eq!(buf, [0, 3, 1, 4, 2, 5]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
     fn to_layout_into<'o>(
         &self,
         order: impl Into<Order>,
@@ -669,7 +809,45 @@ where
         A: Copy + Send + Sync,
         S: Data;
 
-    #[doc = include_str!("../../docs/convert_with.md")]
+    /// Reshape with any spec (a dialect's, an einops [`Rearrange`](crate::Rearrange)) into a fresh
+    /// array of another element type, each element converted by `conv` as the copy writes it: one pass
+    /// over the data, with the copy engine's tiles, vector kernels and threads
+    /// ([`convert`](crate::convert) lists the conversions). Always a copy, contiguous in the reading
+    /// order; the element type `B` usually follows from the conversion (`Cast` names it with
+    /// `convert_with::<_, half::bf16, _>` or the result's type).
+    ///
+    /// # Errors
+    ///
+    /// The spec's errors; [`ReshapeError::ConversionAxis`] when the conversion's parameters run along
+    /// an axis the output does not have or number other than its length;
+    /// [`ReshapeError::AllocationFailed`] when the output cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{Array, Array4};
+    /// use ndarray_reshape::convert::{Affine, Quantize};
+    /// use ndarray_reshape::{IntoDim, Rearrange, ReshapeExt};
+    ///
+    /// # fn main() -> Result<(), ndarray_reshape::ReshapeError> {
+    /// // A batch of HWC u8 images into a normalized NCHW f32 tensor, one pass.
+    /// let images = Array::from_shape_fn((2, 4, 4, 3), |(n, h, w, c)| (n + h * 7 + w * 3 + c) as u8);
+    /// let norm = Affine::normalize(1, 255.0, &[0.485, 0.456, 0.406], &[0.229, 0.224, 0.225])?;
+    /// let x: Array4<f32> = images
+    ///     .convert_with(Rearrange::new("n h w c -> n c h w")?, &norm)?
+    ///     .into_dim()?;
+    /// assert_eq!(x.dim(), (2, 3, 4, 4));
+    /// assert_eq!(x[[1, 2, 3, 0]], (images[[1, 3, 0, 2]] as f32) * (1.0 / (255.0 * 0.225)) - 0.406 / 0.225);
+    ///
+    /// // Attention heads split and quantized to int8 in the same pass.
+    /// let q = Array::from_shape_fn((2, 8, 6), |(b, t, d)| (b + t + d) as f32 / 8.0);
+    /// let split = Rearrange::new("b t (h d) -> b h t d")?.axis("h", 2);
+    /// let heads = q.convert_with(&split, &Quantize::<i8>::new(1.0 / 64.0, 0)?)?;
+    /// assert_eq!(heads.shape(), &[2, 2, 8, 3]);
+    /// assert_eq!(heads[[0, 1, 2, 0]], 40); // q[0, 2, 3] = 0.625, times 64
+    /// # Ok(())
+    /// # }
+    /// ```
     fn convert_with<P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
         &self,
         spec: P,
@@ -680,7 +858,32 @@ where
         B: Clone + Send + Sync,
         S: Data;
 
-    #[doc = include_str!("../../docs/convert_layout.md")]
+    /// [`to_layout`](Self::to_layout) with a conversion: a fresh array of the same shape, contiguous
+    /// in `order`, of another element type, each element converted by `conv` as the copy writes it
+    /// (NumPy's `a.astype(t, order=o)`, torch's `.contiguous().to(dtype)`, in one pass).
+    ///
+    /// # Errors
+    ///
+    /// [`ReshapeError::ConversionAxis`] when the conversion's parameters run along an axis the array
+    /// does not have or number other than its length; [`ReshapeError::AllocationFailed`] when the
+    /// output cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::{array, Array2};
+    /// use ndarray_reshape::convert::Cast;
+    /// use ndarray_reshape::{Order, ReshapeExt};
+    ///
+    /// let a = array![[0.5f32, 1.5], [2.5, -3.5]];
+    /// // The transpose, as f64, C-contiguous.
+    /// let c: Array2<f64> = a.t().convert_layout(Order::C, &Cast)?;
+    /// assert!(c.is_standard_layout());
+    /// assert_eq!(c, array![[0.5, 2.5], [1.5, -3.5]]);
+    /// // To i32, truncating toward zero as NumPy's astype.
+    /// assert_eq!(a.convert_layout::<i32, _>(Order::C, &Cast)?, array![[0, 1], [2, -3]]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
     fn convert_layout<B, C: Conversion<A, B> + ?Sized>(
         &self,
         order: impl Into<Order>,
@@ -691,7 +894,29 @@ where
         B: Clone + Send + Sync,
         S: Data;
 
-    #[doc = include_str!("../../docs/convert_into.md")]
+    /// [`convert_with`](Self::convert_with) into the caller's buffer `out`, returned as a mutable view
+    /// of `out` with the spec's target shape: no allocation (a reused staging buffer, a KV cache's
+    /// slot).
+    ///
+    /// # Errors
+    ///
+    /// As [`convert_with`](Self::convert_with), and [`ReshapeError::OutputLength`] when `out.len()` is
+    /// not the array's element count (then `out` is left untouched).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use ndarray::array;
+    /// use ndarray_reshape::convert::Cast;
+    /// use ndarray_reshape::{Np, Order, ReshapeExt};
+    ///
+    /// let a = array![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    /// let mut buf = [0u8; 6];
+    /// let v = a.t().convert_into(Np::new([-1], Order::C), &Cast, &mut buf)?;
+    /// assert_eq!(v.len(), 6);
+    /// assert_eq!(buf, [1, 4, 2, 5, 3, 6]);
+    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+    /// ```
     fn convert_into<'o, P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
         &self,
         spec: P,
