@@ -230,7 +230,7 @@ impl sealed::Element for bool {
 impl Reducible for bool {}
 
 /// One reduction as a binary operation with its identity, for the kernels to be generic over.
-pub(crate) trait Op<T: Acc>: Copy + Send + Sync {
+pub(crate) trait Fold<T: Acc>: Copy + Send + Sync {
     const ID: T;
     fn f(a: T, b: T) -> T;
 }
@@ -239,7 +239,7 @@ macro_rules! op {
     ($name:ident, $id:ident, $f:ident) => {
         #[derive(Clone, Copy)]
         pub(crate) struct $name;
-        impl<T: Acc> Op<T> for $name {
+        impl<T: Acc> Fold<T> for $name {
             const ID: T = T::$id;
             #[inline(always)]
             fn f(a: T, b: T) -> T {
@@ -249,7 +249,7 @@ macro_rules! op {
     };
 }
 
-op!(SumOp, ZERO, add);
-op!(ProdOp, ONE, mul);
-op!(MaxOp, LOWEST, max_of);
-op!(MinOp, HIGHEST, min_of);
+op!(SumFold, ZERO, add);
+op!(ProdFold, ONE, mul);
+op!(MaxFold, LOWEST, max_of);
+op!(MinFold, HIGHEST, min_of);

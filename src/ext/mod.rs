@@ -20,7 +20,7 @@ use ndarray::{
 
 use crate::convert::Conversion;
 use crate::copy::fold::Reducible;
-use crate::dialect::einops::Op;
+use crate::dialect::einops::Function;
 use crate::dialect::einops::Rearrange;
 use crate::dialect::like::IntoLike;
 use crate::dialect::mx::Mx;
@@ -359,7 +359,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(&*Rearrange::recent(Op::Rearrange, pattern, lengths)?)
+        self.reshape_with(&*Rearrange::recent(Function::Rearrange, pattern, lengths)?)
     }
 
     /// [`rearrange`](Self::rearrange) into a fresh array, contiguous in C order: the owned
@@ -395,7 +395,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_owned(&*Rearrange::recent(Op::Rearrange, pattern, lengths)?)
+        self.reshape_owned(&*Rearrange::recent(Function::Rearrange, pattern, lengths)?)
     }
 
     /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
@@ -430,7 +430,7 @@ where
         A: Clone + Send + Sync,
         S: Data,
     {
-        self.reshape_with(&*Rearrange::recent(Op::Repeat, pattern, lengths)?)
+        self.reshape_with(&*Rearrange::recent(Function::Repeat, pattern, lengths)?)
     }
 
     /// einops' `reduce(x, pattern, reduction, **lengths)`: the axes named on the left and not
@@ -475,7 +475,7 @@ where
         A: Reducible,
         S: Data,
     {
-        let spec = Rearrange::recent(Op::Reduce, pattern, lengths)?;
+        let spec = Rearrange::recent(Function::Reduce, pattern, lengths)?;
         self.reduce_with(&Reduce::from_pattern(spec, reduction))
     }
 

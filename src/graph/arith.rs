@@ -4,7 +4,7 @@
 //! error); a symbolic result carries the conditions that keep it within `i64` where the known
 //! sizes do not.
 
-use super::ops::{List, Op};
+use super::ops::{List, Written};
 use super::value::{broadcast, joined, joined_ty, sizes, within, Ty};
 use super::ShapeValue;
 use crate::error::{Fail, ReshapeError, Rule};
@@ -218,7 +218,7 @@ impl ShapeValue {
         bias: f64,
         bias_after_scale: bool,
     ) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "scale",
             operands: &[self, &scale, &bias],
         };
@@ -315,7 +315,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn cast(&self, dtype: &str) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "cast",
             operands: &[self, &dtype],
         };
@@ -471,7 +471,7 @@ impl ShapeValue {
             "div" | "floor_div" => !other.entries.iter().all(|d| non_negative(d.clone())),
             _ => false,
         };
-        let op = Op {
+        let op = Written {
             name,
             operands: &[self, other],
         };
@@ -510,7 +510,7 @@ impl ShapeValue {
         &mut self,
         e: SymDim,
         grows: bool,
-        op: &Op<'_>,
+        op: &Written<'_>,
         what: impl Fn() -> String,
     ) -> Result<(), ReshapeError> {
         if !e.is_valid() {
@@ -548,7 +548,7 @@ impl ShapeValue {
         name: &'static str,
     ) -> Result<ShapeValue, ReshapeError> {
         let list = List(values);
-        let op = Op {
+        let op = Written {
             name,
             operands: &[&list],
         };

@@ -3,7 +3,7 @@
 //! `not_equal`, `less_than`, `logical_*` and `where`. Results are 0/1 entries, decided where the
 //! symbols' bounds decide them and exact expressions otherwise.
 
-use super::ops::Op;
+use super::ops::Written;
 use super::value::{broadcast, joined, joined_ty, sizes};
 use super::ShapeValue;
 use crate::error::{ReshapeError, Rule};
@@ -208,7 +208,7 @@ impl ShapeValue {
         if_false: &ShapeValue,
     ) -> Result<ShapeValue, ReshapeError> {
         let lens = [cond.len(), if_true.len(), if_false.len()];
-        let op = Op {
+        let op = Written {
             name: "select",
             operands: &[cond, if_true, if_false],
         };

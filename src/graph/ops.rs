@@ -9,12 +9,12 @@ use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
 /// The operation in a shape-op error: its name and its operands as written.
-pub(super) struct Op<'a> {
+pub(super) struct Written<'a> {
     pub(super) name: &'a str,
     pub(super) operands: &'a [&'a dyn fmt::Display],
 }
 
-impl Op<'_> {
+impl Written<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn fail(&self, rule: Rule, operand: Option<usize>, detail: String) -> ReshapeError {
@@ -53,7 +53,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn gather(&self, indices: &ShapeValue) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "gather",
             operands: &[self, indices],
         };
@@ -123,7 +123,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn slice(&self, start: i64, end: i64, step: i64) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "slice",
             operands: &[self, &start, &end, &step],
         };
@@ -180,7 +180,7 @@ impl ShapeValue {
         let len: usize = values.iter().map(ShapeValue::len).sum();
         if len > MAX_ENTRIES {
             let list = List(values);
-            let op = Op {
+            let op = Written {
                 name: "concat",
                 operands: &[&list],
             };
@@ -231,7 +231,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn unsqueeze(&self, axis: i64) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "unsqueeze",
             operands: &[self, &axis],
         };
@@ -268,7 +268,7 @@ impl ShapeValue {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn squeeze(&self, axis: i64) -> Result<ShapeValue, ReshapeError> {
-        let op = Op {
+        let op = Written {
             name: "squeeze",
             operands: &[self, &axis],
         };
@@ -299,7 +299,7 @@ impl ShapeValue {
         v
     }
 
-    fn need_vector(&self, op: &Op<'_>, operand: usize) -> Result<(), ReshapeError> {
+    fn need_vector(&self, op: &Written<'_>, operand: usize) -> Result<(), ReshapeError> {
         if self.scalar {
             return Err(op.fail(
                 Rule::ValueRank,
@@ -322,7 +322,7 @@ fn same_rank(values: &[ShapeValue], name: &'static str, scalar: bool) -> Result<
         false => format!("value {p} ({}) is 0-D; concat takes 1-D values", values[p]),
     };
     let list = List(values);
-    let op = Op {
+    let op = Written {
         name,
         operands: &[&list],
     };

@@ -4,7 +4,7 @@
 
 use super::Ax;
 use crate::copy::fold::sealed::Element;
-use crate::copy::fold::Op;
+use crate::copy::fold::Fold;
 
 /// Fold the rows at `p + offsets` (stride `s`, `group` inside each element) into `acc`, in one
 /// pass over `acc` where the rows are contiguous.
@@ -13,7 +13,7 @@ use crate::copy::fold::Op;
 ///
 /// Every row must address readable elements of the input.
 #[inline(always)]
-pub(super) unsafe fn fold_rows<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_rows<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     offsets: &[isize],
@@ -53,7 +53,10 @@ pub(super) unsafe fn fold_rows<A: Element, O: Op<A::Acc>>(
 /// # Safety
 ///
 /// `acc.len()` elements from each row must be readable elements of the input.
-pub(super) unsafe fn fold_four<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], rows: [*const A; 4]) {
+pub(super) unsafe fn fold_four<A: Element, O: Fold<A::Acc>>(
+    acc: &mut [A::Acc],
+    rows: [*const A; 4],
+) {
     #[cfg(target_arch = "x86_64")]
     if avx2() {
         // SAFETY: the processor has AVX2; the caller's contract.
@@ -70,7 +73,7 @@ pub(super) unsafe fn fold_four<A: Element, O: Op<A::Acc>>(acc: &mut [A::Acc], ro
 /// The processor has AVX2; as [`fold_four`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_four_avx2<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_four_avx2<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     rows: [*const A; 4],
 ) {
@@ -84,7 +87,7 @@ pub(super) unsafe fn fold_four_avx2<A: Element, O: Op<A::Acc>>(
 ///
 /// As [`fold_four`].
 #[inline(always)]
-pub(super) unsafe fn fold_four_plain<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_four_plain<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     rows: [*const A; 4],
 ) {
@@ -101,7 +104,7 @@ pub(super) unsafe fn fold_four_plain<A: Element, O: Op<A::Acc>>(
 /// # Safety
 ///
 /// `acc.len()` elements from each of `p` and `q` must be readable elements of the input.
-pub(super) unsafe fn fold_two<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_two<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     q: *const A,
@@ -122,7 +125,7 @@ pub(super) unsafe fn fold_two<A: Element, O: Op<A::Acc>>(
 /// The processor has AVX2; as [`fold_two`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_two_avx2<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_two_avx2<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     q: *const A,
@@ -137,7 +140,7 @@ pub(super) unsafe fn fold_two_avx2<A: Element, O: Op<A::Acc>>(
 ///
 /// As [`fold_two`].
 #[inline(always)]
-pub(super) unsafe fn fold_two_plain<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_two_plain<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     q: *const A,
@@ -172,7 +175,7 @@ pub(super) fn avx2() -> bool {
 ///
 /// Every element the row and its windows address must be a readable element of the input.
 #[inline(always)]
-pub(super) unsafe fn fold_row<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_row<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     s: isize,
@@ -194,7 +197,7 @@ pub(super) unsafe fn fold_row<A: Element, O: Op<A::Acc>>(
 /// The processor has AVX2; as [`fold_row`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_row_avx2<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_row_avx2<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     s: isize,
@@ -210,7 +213,7 @@ pub(super) unsafe fn fold_row_avx2<A: Element, O: Op<A::Acc>>(
 ///
 /// As [`fold_row`].
 #[inline(always)]
-pub(super) unsafe fn fold_row_plain<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_row_plain<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     p: *const A,
     s: isize,
@@ -260,7 +263,7 @@ pub(super) unsafe fn fold_row_plain<A: Element, O: Op<A::Acc>>(
 /// Windows of `K` contiguous elements, one per accumulator (a constant `K` lets the compiler
 /// vectorize the shuffles).
 #[inline(always)]
-pub(super) fn windows<A: Element, O: Op<A::Acc>, const K: usize>(acc: &mut [A::Acc], row: &[A]) {
+pub(super) fn windows<A: Element, O: Fold<A::Acc>, const K: usize>(acc: &mut [A::Acc], row: &[A]) {
     for (a, w) in acc.iter_mut().zip(row.chunks_exact(K)) {
         let mut v = *a;
         for x in w {
@@ -276,7 +279,7 @@ pub(super) fn windows<A: Element, O: Op<A::Acc>, const K: usize>(acc: &mut [A::A
 /// # Safety
 ///
 /// The `n` elements must be readable elements of the input.
-pub(super) unsafe fn fold_run<A: Element, O: Op<A::Acc>>(
+pub(super) unsafe fn fold_run<A: Element, O: Fold<A::Acc>>(
     p: *const A,
     n: usize,
     s: isize,
@@ -303,13 +306,13 @@ pub(super) unsafe fn fold_run<A: Element, O: Op<A::Acc>>(
 /// The processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn pairwise_avx2<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
+pub(super) unsafe fn pairwise_avx2<A: Element, O: Fold<A::Acc>>(run: &[A]) -> A::Acc {
     pairwise::<A, O>(run)
 }
 
 /// [`fold_run`] of a contiguous run (the portable body).
 #[inline(always)]
-pub(super) fn pairwise<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
+pub(super) fn pairwise<A: Element, O: Fold<A::Acc>>(run: &[A]) -> A::Acc {
     let n = run.len();
     if n < 8 {
         return run.iter().fold(O::ID, |v, x| O::f(v, x.load()));
@@ -337,7 +340,7 @@ pub(super) fn pairwise<A: Element, O: Op<A::Acc>>(run: &[A]) -> A::Acc {
 }
 
 /// [`fold_run`] of a strided run: elements `from..from + n` through `at`.
-pub(super) fn pairwise_strided<A: Element, O: Op<A::Acc>>(
+pub(super) fn pairwise_strided<A: Element, O: Fold<A::Acc>>(
     from: usize,
     n: usize,
     at: &impl Fn(usize) -> A::Acc,

@@ -15,7 +15,7 @@ use kernels::{fold_rows, fold_run, fold_two};
 use tree::{Levels, Tree};
 
 use super::fold::sealed::Element;
-use super::fold::{Acc, MaxOp, MinOp, Op, ProdOp, SumOp};
+use super::fold::{Acc, Fold, MaxFold, MinFold, ProdFold, SumFold};
 use super::{buffer, AllocError};
 use crate::reduction::Reduction;
 use crate::small::Small;
@@ -61,11 +61,11 @@ pub(crate) fn reduce<A: Element>(
     r: Reduction,
 ) -> Result<Vec<A>, AllocError> {
     match r {
-        Reduction::Sum => run::<A, SumOp>(src, kept, false),
-        Reduction::Mean => run::<A, SumOp>(src, kept, true),
-        Reduction::Prod => run::<A, ProdOp>(src, kept, false),
-        Reduction::Max | Reduction::Any => run::<A, MaxOp>(src, kept, false),
-        Reduction::Min | Reduction::All => run::<A, MinOp>(src, kept, false),
+        Reduction::Sum => run::<A, SumFold>(src, kept, false),
+        Reduction::Mean => run::<A, SumFold>(src, kept, true),
+        Reduction::Prod => run::<A, ProdFold>(src, kept, false),
+        Reduction::Max | Reduction::Any => run::<A, MaxFold>(src, kept, false),
+        Reduction::Min | Reduction::All => run::<A, MinFold>(src, kept, false),
     }
 }
 
@@ -149,7 +149,7 @@ impl<A: Element> Sink<A> for Partial<A::Acc> {
     }
 }
 
-fn run<A: Element, O: Op<A::Acc>>(
+fn run<A: Element, O: Fold<A::Acc>>(
     src: &ArrayView<'_, A, IxDyn>,
     kept: &[usize],
     mean: bool,
@@ -204,7 +204,7 @@ fn run<A: Element, O: Op<A::Acc>>(
 
 /// Every output of the loop nest `axes` folded and put in the job's sink, by the kernel that
 /// fits the innermost axes.
-fn fold_all<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
+fn fold_all<A: Element, O: Fold<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
     match axes.last() {
         None => {
             // SAFETY: one element in and one out.
@@ -227,7 +227,7 @@ fn fold_all<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax],
 /// a few ranges per thread of the pool, each range folded into accumulators of its own, then
 /// the parts joined in order. The kernels' own split is over the outputs, which a reduction
 /// to a scalar or to a few channels does not have. `false` when the kernels' split suffices.
-fn parts<A: Element, O: Op<A::Acc>>(
+fn parts<A: Element, O: Fold<A::Acc>>(
     src: *const A,
     axes: &[Ax],
     sink: &Finished<A>,
@@ -394,7 +394,7 @@ fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
 /// keeps two units a thread): a row of 64 channels in a transposed pooling is folded with its
 /// 56 columns, not alone. The units are the combinations of the kept axes outside the block
 /// (and tiles of a long row); the reduced axes outside it join pairwise.
-fn rows<A: Element, O: Op<A::Acc>, S: Sink<A>>(
+fn rows<A: Element, O: Fold<A::Acc>, S: Sink<A>>(
     job: &Job<A, S>,
     axes: &[Ax],
     group: Option<Ax>,
@@ -610,7 +610,7 @@ impl Block {
     ///
     /// Every element the block addresses from `p` must be a readable element of the input.
     #[inline(always)]
-    unsafe fn fold<A: Element, O: Op<A::Acc>>(
+    unsafe fn fold<A: Element, O: Fold<A::Acc>>(
         &self,
         acc: &mut [A::Acc],
         p: *const A,
@@ -631,7 +631,7 @@ impl Block {
 
 /// The runs kernel: `axes` ends with a reduced axis; each output element folds its runs along
 /// it, pairwise within a run and across runs.
-fn runs<A: Element, O: Op<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
+fn runs<A: Element, O: Fold<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], bytes: usize) {
     let Some((run, outer)) = axes.split_last() else {
         return;
     };

@@ -75,12 +75,12 @@ fn the_avx2_twins_agree_with_the_portable_kernels() {
         let mut chosen = plain.clone();
         // SAFETY: `n` elements from both starts are in `xs`.
         unsafe {
-            fold_row_plain::<f32, MaxOp>(&mut plain, p, 1, None);
-            fold_row::<f32, MaxOp>(&mut chosen, p, 1, None);
-            fold_two_plain::<f32, MinOp>(&mut plain, p, q);
-            fold_two::<f32, MinOp>(&mut chosen, p, q);
-            fold_row_plain::<f32, SumOp>(&mut plain, q, 1, None);
-            fold_row::<f32, SumOp>(&mut chosen, q, 1, None);
+            fold_row_plain::<f32, MaxFold>(&mut plain, p, 1, None);
+            fold_row::<f32, MaxFold>(&mut chosen, p, 1, None);
+            fold_two_plain::<f32, MinFold>(&mut plain, p, q);
+            fold_two::<f32, MinFold>(&mut chosen, p, q);
+            fold_row_plain::<f32, SumFold>(&mut plain, q, 1, None);
+            fold_row::<f32, SumFold>(&mut chosen, q, 1, None);
         }
         // Equal bit for bit, NaNs aside (the payload of a computed NaN is not specified).
         let bits = |v: &[f32]| {
@@ -97,8 +97,8 @@ fn the_avx2_twins_agree_with_the_portable_kernels() {
         assert_eq!(bits(&plain), bits(&chosen), "{n}");
         let run = &xs[..n];
         // SAFETY: the run's `n` elements.
-        let b = unsafe { fold_run::<f32, SumOp>(run.as_ptr(), n, 1) };
-        let a = pairwise::<f32, SumOp>(run);
+        let b = unsafe { fold_run::<f32, SumFold>(run.as_ptr(), n, 1) };
+        let a = pairwise::<f32, SumFold>(run);
         assert!(
             a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
             "{n}"

@@ -1,7 +1,7 @@
 //! The pairwise joins of partial results: rows (`Tree`) and single values (`Levels`), each a
 //! binary counter of levels, so that each partial result joins others of its own weight.
 
-use crate::copy::fold::{Acc, Op};
+use crate::copy::fold::{Acc, Fold};
 
 /// A pairwise sum (or other fold) of partial results: a binary counter of levels, so that
 /// each partial result joins others of its own weight (NumPy's pairwise summation, over rows).
@@ -20,14 +20,14 @@ impl<T: Acc> Tree<T> {
     }
 
     /// A row of `n` identities to fold a block into.
-    pub(super) fn row<O: Op<T>>(&mut self, n: usize) -> Vec<T> {
+    pub(super) fn row<O: Fold<T>>(&mut self, n: usize) -> Vec<T> {
         let mut r = self.spare.pop().unwrap_or_default();
         r.clear();
         r.resize(n, O::ID);
         r
     }
 
-    pub(super) fn push<O: Op<T>>(&mut self, mut row: Vec<T>) {
+    pub(super) fn push<O: Fold<T>>(&mut self, mut row: Vec<T>) {
         let mut level = 0;
         while let Some((l, _)) = self.stack.last() {
             if *l != level {
@@ -46,7 +46,7 @@ impl<T: Acc> Tree<T> {
     }
 
     /// The fold of everything pushed.
-    pub(super) fn total<O: Op<T>>(&mut self) -> Option<Vec<T>> {
+    pub(super) fn total<O: Fold<T>>(&mut self) -> Option<Vec<T>> {
         let (_, mut acc) = self.stack.pop()?;
         while let Some((_, below)) = self.stack.pop() {
             for (a, b) in acc.iter_mut().zip(&below) {
@@ -72,7 +72,7 @@ impl<T: Acc> Levels<T> {
         }
     }
 
-    pub(super) fn push<O: Op<T>>(&mut self, mut v: T) {
+    pub(super) fn push<O: Fold<T>>(&mut self, mut v: T) {
         let mut level = 0;
         while self.len > 0 && self.at[self.len - 1].0 == level {
             self.len -= 1;
@@ -84,7 +84,7 @@ impl<T: Acc> Levels<T> {
     }
 
     /// The fold of everything pushed, then `last`.
-    pub(super) fn total<O: Op<T>>(&self, last: T) -> T {
+    pub(super) fn total<O: Fold<T>>(&self, last: T) -> T {
         self.at[..self.len]
             .iter()
             .rev()

@@ -23,7 +23,7 @@ mod reduce;
 
 pub use pack::{Pack, PackedDim};
 pub use parse_shape::parse_shape;
-pub(crate) use pattern::Op;
+pub(crate) use pattern::Function;
 use pattern::Pattern;
 use recipe::Recipe;
 pub use reduce::Reduce;
@@ -93,7 +93,7 @@ pub use reduce::Reduce;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rearrange {
     text: Box<str>,
-    op: Op,
+    op: Function,
     pattern: Pattern,
     lengths: Vec<(Box<str>, usize)>,
     /// The recipes of this pattern and these lengths, by input rank, computed on first use.
@@ -113,7 +113,7 @@ impl Rearrange {
     /// assert!(Rearrange::new("b (h w c -> b h w c").is_err());
     /// ```
     pub fn new(pattern: &str) -> Result<Rearrange, ReshapeError> {
-        Rearrange::parse(pattern, Op::Rearrange)
+        Rearrange::parse(pattern, Function::Rearrange)
     }
 
     /// A `repeat` pattern: axes only on the right are new (a length given with
@@ -130,22 +130,22 @@ impl Rearrange {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn repeat(pattern: &str) -> Result<Rearrange, ReshapeError> {
-        Rearrange::parse(pattern, Op::Repeat)
+        Rearrange::parse(pattern, Function::Repeat)
     }
 
-    fn parse(text: &str, op: Op) -> Result<Rearrange, ReshapeError> {
+    fn parse(text: &str, op: Function) -> Result<Rearrange, ReshapeError> {
         Rearrange::parsed(text, op).map_err(|f| {
             let shown = match op {
-                Op::Repeat => format!("repeat {text:?}"),
-                Op::Reduce => format!("reduce {text:?}"),
-                Op::Rearrange => format!("{text:?}"),
+                Function::Repeat => format!("repeat {text:?}"),
+                Function::Reduce => format!("reduce {text:?}"),
+                Function::Rearrange => format!("{text:?}"),
             };
             f.attach_no_input(Origin::Rearrange, shown)
         })
     }
 
     /// `text` read as a pattern for `op`.
-    pub(crate) fn parsed(text: &str, op: Op) -> Result<Rearrange, Fail> {
+    pub(crate) fn parsed(text: &str, op: Function) -> Result<Rearrange, Fail> {
         Ok(Rearrange {
             text: text.into(),
             op,
@@ -230,9 +230,9 @@ impl Rearrange {
 impl fmt::Display for Rearrange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.op {
-            Op::Repeat => f.write_str("repeat ")?,
-            Op::Reduce => f.write_str("reduce ")?,
-            Op::Rearrange => {}
+            Function::Repeat => f.write_str("repeat ")?,
+            Function::Reduce => f.write_str("reduce ")?,
+            Function::Rearrange => {}
         }
         write!(f, "{:?}", &*self.text)?;
         for (name, len) in &self.lengths {
@@ -301,7 +301,7 @@ impl Rearrange {
     /// [`RECENT`] patterns (parsed once, their recipes kept), so that a pattern method called
     /// in a loop reads its pattern once.
     pub(crate) fn recent(
-        op: Op,
+        op: Function,
         pattern: &str,
         lengths: &[(&str, usize)],
     ) -> Result<Arc<Rearrange>, ReshapeError> {

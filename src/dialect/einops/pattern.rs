@@ -7,10 +7,10 @@
 
 use crate::error::{Fail, Rule};
 
-/// What a pattern does with the axes: einops' `rearrange` (the same axes on both sides) or
-/// `repeat` (new axes on the right, as broadcasts).
+/// Which einops function a pattern is for: `rearrange` (the same axes on both sides),
+/// `repeat` (new axes on the right, as broadcasts) or `reduce`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
+pub(crate) enum Function {
     Rearrange,
     Repeat,
     /// einops' `reduce`: axes only on the left are reduced.
@@ -110,7 +110,7 @@ impl Pattern {
 /// `pattern` read for `op`: each side parsed, then the rules between them, in einops' order
 /// (the ellipsis rules, then the identifiers of `op`). Anonymous axes are numbered from 0 across
 /// the pattern, so that no two are equal.
-pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
+pub(crate) fn parse(pattern: &str, op: Function) -> Result<Pattern, Fail> {
     let mut arrows = pattern.match_indices("->");
     let (Some((at, _)), None) = (arrows.next(), arrows.next()) else {
         let n = pattern.matches("->").count();
@@ -148,7 +148,7 @@ pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
     }
     let one_side = |from: &Side, to: &Side| from.axes.iter().find(|a| !to.has(a)).cloned();
     match op {
-        Op::Rearrange => {
+        Function::Rearrange => {
             if left.has_anonymous() || right.has_anonymous() {
                 return Err(bad_whole(
                     "rearrange takes no numbers other than 1 (anonymous axes are for repeat)",
@@ -161,7 +161,7 @@ pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
                 )));
             }
         }
-        Op::Reduce => {
+        Function::Reduce => {
             if let Some(a) = one_side(&right, &left) {
                 return Err(bad_whole(format!(
                     "{} stands on the right only; reduce adds no axis",
@@ -169,7 +169,7 @@ pub(crate) fn parse(pattern: &str, op: Op) -> Result<Pattern, Fail> {
                 )));
             }
         }
-        Op::Repeat => {
+        Function::Repeat => {
             if let Some(a) = one_side(&left, &right) {
                 return Err(bad_whole(format!(
                     "{} stands on the left only; repeat keeps every input axis",
@@ -360,7 +360,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), &'static str> {
 mod tests {
     use super::*;
 
-    fn kind(p: &str, op: Op) -> Result<Pattern, String> {
+    fn kind(p: &str, op: Function) -> Result<Pattern, String> {
         parse(p, op).map_err(|f| f.detail)
     }
 
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn sides_read_as_einops_reads_them() {
-        let p = kind("b (h w) c -> b h w c", Op::Rearrange).unwrap();
+        let p = kind("b (h w) c -> b h w c", Function::Rearrange).unwrap();
         assert_eq!(
             p.left.items,
             [
@@ -381,52 +381,64 @@ mod tests {
         );
         assert_eq!(p.right.items.len(), 4);
         // `1`, `01` and `()` are unit axes; `1` in a group changes nothing.
-        let p = kind("a (b 1) -> a 1 () 01 b", Op::Rearrange).unwrap();
+        let p = kind("a (b 1) -> a 1 () 01 b", Function::Rearrange).unwrap();
         assert_eq!(p.left.items[1], Item::Group(vec![name("b")]));
         assert_eq!(p.right.items[1], Item::Group(vec![]));
         assert_eq!(p.right.items[2], Item::Group(vec![]));
         assert_eq!(p.right.items[3], Item::Group(vec![]));
-        let p = kind("b ... -> b (...)", Op::Rearrange).unwrap();
+        let p = kind("b ... -> b (...)", Function::Rearrange).unwrap();
         assert_eq!(p.left.ellipsis, Some(false));
         assert_eq!(p.right.ellipsis, Some(true));
         assert_eq!(p.left.items[1], Item::Ellipsis);
         // Anonymous axes are all distinct.
-        let p = kind("h w -> (h 2) (w 2)", Op::Repeat).unwrap();
+        let p = kind("h w -> (h 2) (w 2)", Function::Repeat).unwrap();
         assert!(
             matches!(&p.right.items[0], Item::Group(g) if g[1] == Axis::Anon { len: 2, id: 0 })
         );
         assert!(
             matches!(&p.right.items[1], Item::Group(g) if g[1] == Axis::Anon { len: 2, id: 1 })
         );
-        assert!(kind("ß -> ß", Op::Rearrange).is_ok());
+        assert!(kind("ß -> ß", Function::Rearrange).is_ok());
     }
 
     #[test]
     fn every_rule_is_an_error() {
-        let bad: &[(&str, Op, &str)] = &[
-            ("a b", Op::Rearrange, "there is none"),
-            ("a -> b -> c", Op::Rearrange, "there are 2"),
-            ("a. -> a", Op::Rearrange, "dots may stand only"),
-            ("a ... ... -> a", Op::Rearrange, "one ellipsis"),
-            ("a a -> a", Op::Rearrange, "stands twice"),
-            ("a 0 -> a", Op::Repeat, "not positive"),
-            ("_a -> _a", Op::Rearrange, "neither start nor end"),
-            ("a (b (c)) -> a b c", Op::Rearrange, "do not nest"),
-            ("a b) -> a b", Op::Rearrange, "without its ("),
-            ("(a b -> a b", Op::Rearrange, "without its )"),
-            ("a,b -> a b", Op::Rearrange, "unknown character ','"),
-            ("a -> a ...", Op::Rearrange, "an ellipsis on the right"),
-            ("(a ...) -> a ...", Op::Rearrange, "in parentheses"),
-            ("a -> a 2", Op::Rearrange, "takes no numbers"),
-            ("a b -> a", Op::Rearrange, "b stands on one side"),
-            ("a b -> a", Op::Repeat, "b stands on the left only"),
+        let bad: &[(&str, Function, &str)] = &[
+            ("a b", Function::Rearrange, "there is none"),
+            ("a -> b -> c", Function::Rearrange, "there are 2"),
+            ("a. -> a", Function::Rearrange, "dots may stand only"),
+            ("a ... ... -> a", Function::Rearrange, "one ellipsis"),
+            ("a a -> a", Function::Rearrange, "stands twice"),
+            ("a 0 -> a", Function::Repeat, "not positive"),
+            ("_a -> _a", Function::Rearrange, "neither start nor end"),
+            ("a (b (c)) -> a b c", Function::Rearrange, "do not nest"),
+            ("a b) -> a b", Function::Rearrange, "without its ("),
+            ("(a b -> a b", Function::Rearrange, "without its )"),
+            ("a,b -> a b", Function::Rearrange, "unknown character ','"),
+            (
+                "a -> a ...",
+                Function::Rearrange,
+                "an ellipsis on the right",
+            ),
+            ("(a ...) -> a ...", Function::Rearrange, "in parentheses"),
+            ("a -> a 2", Function::Rearrange, "takes no numbers"),
+            ("a b -> a", Function::Rearrange, "b stands on one side"),
+            ("a b -> a", Function::Repeat, "b stands on the left only"),
             (
                 "a 2 -> a 2",
-                Op::Repeat,
+                Function::Repeat,
                 "anonymous axis 2 stands on the left",
             ),
-            ("a\tb -> a b", Op::Rearrange, "unknown character '\\t'"),
-            ("\u{1}a -> a", Op::Rearrange, "unknown character '\\u{1}'"),
+            (
+                "a\tb -> a b",
+                Function::Rearrange,
+                "unknown character '\\t'",
+            ),
+            (
+                "\u{1}a -> a",
+                Function::Rearrange,
+                "unknown character '\\u{1}'",
+            ),
         ];
         for (p, op, want) in bad {
             let e = kind(p, *op).unwrap_err();
@@ -436,11 +448,11 @@ mod tests {
 
     #[test]
     fn failures_point_at_the_character() {
-        let at = |p: &str| parse(p, Op::Rearrange).unwrap_err().position;
+        let at = |p: &str| parse(p, Function::Rearrange).unwrap_err().position;
         assert_eq!(at("ab -> ab,"), Some(8)); // on the right: counted from the pattern's start
         assert_eq!(at("...x -> a"), Some(0)); // a word that starts with the ellipsis
         assert_eq!(at("ß ) -> ß"), Some(2)); // characters, not bytes
-        let e = parse("a.... -> a", Op::Rearrange).unwrap_err();
+        let e = parse("a.... -> a", Function::Rearrange).unwrap_err();
         assert!(e.detail.contains("one ellipsis"), "{}", e.detail);
     }
 }

@@ -3,7 +3,7 @@
 //! axes (each input dim split into its group's axes, then the axes `repeat` adds), and which of
 //! them make each output dim.
 
-use super::pattern::{check_name, shown, Axis, Item, Op, Pattern};
+use super::pattern::{check_name, shown, Axis, Function, Item, Pattern};
 use crate::error::{Fail, Rule};
 use crate::infer::Extent;
 use crate::layout::Arrangement;
@@ -45,12 +45,12 @@ impl Recipe {
     /// The recipe of `pattern` for `op` on an input of rank `ndim`, with the `given` lengths.
     pub(crate) fn new(
         pattern: &Pattern,
-        op: Op,
+        op: Function,
         given: &[(Box<str>, usize)],
         ndim: usize,
     ) -> Result<Recipe, Fail> {
         let (left, right) = (&pattern.left, &pattern.right);
-        if op == Op::Repeat {
+        if op == Function::Repeat {
             let missing = right.axes.iter().find(|a| match a {
                 Axis::Name(n) => !left.has(a) && !given.iter().any(|(g, _)| g == n),
                 _ => false,

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::pattern::Op;
+use super::pattern::Function;
 use super::Rearrange;
 use crate::dialect::lower::OnnxNode;
 use crate::dialect::onnx::Onnx;
@@ -68,7 +68,7 @@ impl Reduce {
     /// assert!(Reduce::new("b n d -> b 2 d", Reduction::Mean).is_err());
     /// ```
     pub fn new(pattern: &str, reduction: Reduction) -> Result<Reduce, ReshapeError> {
-        let spec = Rearrange::parsed(pattern, Op::Reduce).map_err(|f| {
+        let spec = Rearrange::parsed(pattern, Function::Reduce).map_err(|f| {
             f.attach_no_input(Origin::Rearrange, format!("reduce {pattern:?} {reduction}"))
         })?;
         Ok(Reduce {
