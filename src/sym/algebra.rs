@@ -3,7 +3,8 @@
 //! divisions cancel, and a floor's numerator is reduced modulo its divisor.
 
 use super::eval::bounds;
-use super::expr::{gcd, Atom, Mono, Poly, Rat};
+use super::expr::{Atom, Mono, Poly};
+use super::rat::{gcd, Rat};
 use super::SymDim;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 

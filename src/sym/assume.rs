@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::eval::{bounds_in, Bounds};
-use super::expr::Rat;
+use super::rat::Rat;
 use super::rewrite::{substitute, Rewrite};
 use super::shape::{equals, integer, never_zero, Exact, Kind};
 use super::{Condition, SymDim, SymShape};
@@ -140,7 +140,7 @@ impl Assumptions {
             self.fact(name).multiple = 0;
         } else if k > 1 && self.fact(name).multiple != 0 {
             let f = self.fact(name);
-            let g = super::expr::gcd(f.multiple as u128, k as u128) as usize;
+            let g = super::rat::gcd(f.multiple as u128, k as u128) as usize;
             f.multiple = (f.multiple / g).saturating_mul(k);
         }
         self

@@ -3,7 +3,8 @@
 
 use std::fmt;
 
-use super::expr::{Atom, Rat};
+use super::expr::Atom;
+use super::rat::Rat;
 use super::rewrite::substitute;
 use super::{SymDim, SymShape};
 use crate::dims::LIMIT;

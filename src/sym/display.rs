@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::expr::{Atom, AtomRef, Mono, Poly, Rat};
+use super::expr::{Atom, AtomRef, Mono, Poly};
+use super::rat::Rat;
 use super::{Repr, SymDim};
 
 /// `{}` writes the expression in one line; `{:#}` first names each subexpression that occurs

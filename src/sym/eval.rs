@@ -2,7 +2,8 @@
 //! its bounds over every value of the symbols (each from 1 to `isize::MAX`), by interval
 //! arithmetic on the canonical form.
 
-use super::expr::{Atom, AtomRef, Mono, Poly, Rat};
+use super::expr::{Atom, AtomRef, Mono, Poly};
+use super::rat::Rat;
 use super::{Repr, SymDim};
 use crate::dims::LIMIT;
 

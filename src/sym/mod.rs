@@ -1,5 +1,6 @@
 //! Symbolic dims for shape inference without known sizes: [`SymDim`] (an integer expression over
-//! named symbols) here, its canonical form and the interning of forms in `expr`, the floors,
+//! named symbols) here, its canonical form in `expr` (with its rational coefficients in `rat`
+//! and the interning of forms in `intern`), the floors,
 //! remainders, comparisons and selections in `algebra`, evaluation and bounds in `eval`, the
 //! [`Condition`]s an inference may need and the [`SymShape`] it returns in `shape`, what a
 //! caller knows of its symbols in `assume` ([`Assumptions`]), binding to a concrete shape in
@@ -15,13 +16,16 @@ mod bind;
 mod display;
 mod eval;
 mod expr;
+mod intern;
+mod rat;
 mod rewrite;
 mod shape;
 
 pub use assume::{Assumptions, Unify};
 pub use bind::Binding;
 pub(crate) use eval::{at_least_one, bounds, lower, past_limit, upper};
-pub(crate) use expr::{KeyedBuild, Rat};
+pub(crate) use intern::KeyedBuild;
+pub(crate) use rat::Rat;
 pub(crate) use shape::{all_hold, equals, integer, never_zero, ConditionList, Exact};
 pub use shape::{Condition, SymShape};
 
@@ -285,7 +289,7 @@ impl SymDim {
     /// cost?").
     fn combine(self, rhs: SymDim, op: u8, f: impl FnOnce(&Poly, &Poly) -> Option<Poly>) -> SymDim {
         let key = (op, self.0.key(), rhs.0.key());
-        let slot = (expr::KeyedBuild.hash_one(key) as usize) & (MEMO - 1);
+        let slot = (intern::KeyedBuild.hash_one(key) as usize) & (MEMO - 1);
         if let Some((k, d)) = &OPS.lock().unwrap_or_else(|e| e.into_inner())[slot].0 {
             if *k == key {
                 return d.clone();

@@ -4,7 +4,8 @@
 //! symbols an expression names, and the parts of an atom (`Atom::operands`).
 
 use super::eval::{bounds_in, Bounds, Ranges};
-use super::expr::{Atom, AtomRef, Poly, Rat};
+use super::expr::{Atom, AtomRef, Poly};
+use super::rat::Rat;
 use super::SymDim;
 use crate::error::ReshapeError;
 
@@ -150,24 +151,5 @@ fn collect_atom<'a>(a: &'a AtomRef, out: &mut Vec<&'a str>) {
     }
     for operand in a.get().operands() {
         collect(operand, out);
-    }
-}
-
-impl Atom {
-    /// The expressions the atom is built of, in order (none for a symbol).
-    pub(crate) fn operands(&self) -> impl Iterator<Item = &SymDim> {
-        let (a, b, c) = match self {
-            Atom::Sym(_) => (None, None, None),
-            Atom::FloorDiv(x, y)
-            | Atom::Mod(x, y)
-            | Atom::Min(x, y)
-            | Atom::Max(x, y)
-            | Atom::Eq(x, y)
-            | Atom::Lt(x, y)
-            | Atom::Le(x, y) => (Some(x), Some(y), None),
-            Atom::Select(c, x, y) => (Some(c), Some(x), Some(y)),
-            Atom::Group(g) => (Some(g), None, None),
-        };
-        a.into_iter().chain(b).chain(c)
     }
 }

@@ -6,7 +6,8 @@ use std::fmt;
 use super::display::{dim, Names};
 
 use super::eval::{atom_at_least_one, bounds, value, NoValue};
-use super::expr::{gcd, Mono, Poly, Rat};
+use super::expr::{Mono, Poly};
+use super::rat::{gcd, Rat};
 use super::SymDim;
 use crate::dims::LIMIT;
 use crate::small::Small;
