@@ -14,14 +14,17 @@
 mod door;
 mod rows;
 mod step;
-#[cfg(all(target_arch = "x86_64", not(miri)))]
-mod x86;
+// The vector kernels under the same names: x86-64's, or the portable twin that has none.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), path = "x86.rs")]
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), path = "portable.rs")]
+mod arch;
 
 use super::{simd, Dst};
 use crate::small::Small;
 
+pub(crate) use arch::Vector;
 pub(crate) use door::{blocked, gather, gather_into};
-pub(crate) use rows::{Rows, Vector};
+pub(crate) use rows::Rows;
 pub(crate) use step::{Elementwise, Kernel, Step};
 
 /// One axis of the output: its length and the strides (in elements) of the source and of the

@@ -6,32 +6,7 @@ use std::marker::PhantomData;
 
 use super::step::{Elementwise, Kernel, Step};
 
-/// The vector kernels this machine runs for a conversion, chosen once per copy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Vector {
-    /// None: the scalar twin (other machines, Miri, conversions without a kernel).
-    Scalar,
-    /// AVX2 (with F16C for `f16`).
-    Avx2,
-    /// AVX-512F with AVX-512 BF16 (`f32` to `bf16`).
-    #[cfg(all(target_arch = "x86_64", not(miri), avx512))]
-    Avx512,
-}
-
-impl Vector {
-    /// The kernels this machine has for `op`.
-    pub(crate) fn of(op: Kernel) -> Vector {
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        {
-            super::x86::level(op)
-        }
-        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-        {
-            let _ = op;
-            Vector::Scalar
-        }
-    }
-}
+use super::arch::{self, Vector};
 
 /// Runs that follow one another at fixed steps: `count` of them, each `src` source elements
 /// and `dst` output slots after the one before; `stream` when the output is past the caches
@@ -41,6 +16,8 @@ pub(crate) struct Rows {
     pub(crate) count: usize,
     pub(crate) src: isize,
     pub(crate) dst: usize,
+    // Read by the vector kernels only, which the portable build has none of.
+    #[allow(dead_code)]
     pub(crate) stream: bool,
 }
 
@@ -55,7 +32,6 @@ impl Rows {
 
     /// The source offset of run `r`.
     #[inline(always)]
-    #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), allow(dead_code))]
     pub(crate) fn src_step(self, r: usize) -> isize {
         (r as isize).wrapping_mul(self.src)
     }
@@ -150,14 +126,9 @@ impl<A, B, C: Elementwise<A, B> + ?Sized> Runs<'_, A, B, C> {
             }
             return;
         }
-        #[cfg(not(all(target_arch = "x86_64", not(miri))))]
-        let done = 0;
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
-        let done = {
-            // SAFETY: the caller's contract; the kernel was chosen for this machine and the
-            // conversion's op, whose element types are `A` and `B`.
-            unsafe { super::x86::run(self.vector, self.step, 0, src.cast(), dst.cast(), n, rows) }
-        };
+        // SAFETY: the caller's contract; the kernel was chosen for this machine and the
+        // conversion's op, whose element types are `A` and `B`.
+        let done = unsafe { arch::run(self.vector, self.step, 0, src.cast(), dst.cast(), n, rows) };
         for r in 0..rows.count {
             // SAFETY: the tail of each run (the caller's contract).
             unsafe {
@@ -189,7 +160,6 @@ impl<A, B, C: Elementwise<A, B> + ?Sized> Runs<'_, A, B, C> {
             return;
         }
         let mut done = 0;
-        #[cfg(all(target_arch = "x86_64", not(miri)))]
         if s == 1 && self.vector != Vector::Scalar {
             // SAFETY: the caller's contract; the kernel was chosen for this machine and the
             // conversion's op, whose element types are `A` and `B`.
@@ -199,7 +169,7 @@ impl<A, B, C: Elementwise<A, B> + ?Sized> Runs<'_, A, B, C> {
                     stream: self.stream,
                     ..Rows::ONE
                 };
-                super::x86::run(self.vector, self.step, at, s, d, n, one)
+                arch::run(self.vector, self.step, at, s, d, n, one)
             };
         }
         for t in done..n {

@@ -18,7 +18,10 @@ pub(crate) trait Elementwise<A, B>: Sync {
 #[derive(Clone, Copy, Debug)]
 pub struct Step<'a> {
     pub(crate) kernel: Kernel,
+    // Read by the vector kernels only, which the portable build has none of.
+    #[allow(dead_code)]
     pub(crate) scale: &'a [f32],
+    #[allow(dead_code)]
     pub(crate) shift: &'a [f32],
 }
 

@@ -6,7 +6,7 @@
 use std::arch::x86_64::*;
 
 use super::step::{Kernel, Step};
-use super::{Rows, Vector};
+use super::Rows;
 
 /// The loop of every kernel: for each of `rows.count` runs (the first at `$src` and `$dst`, the
 /// next ones `rows.src` and `rows.dst` elements further), `$body` at each `$t` that starts a
@@ -35,8 +35,27 @@ macro_rules! each_vector {
     }};
 }
 
+/// The vector kernels this machine runs for a conversion, chosen once per copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Vector {
+    /// None: the scalar twin (conversions without a kernel, machines without the features).
+    Scalar,
+    /// AVX2 (with F16C for `f16`).
+    Avx2,
+    /// AVX-512F with AVX-512 BF16 (`f32` to `bf16`).
+    #[cfg(avx512)]
+    Avx512,
+}
+
+impl Vector {
+    /// The kernels this machine has for `op`.
+    pub(crate) fn of(op: Kernel) -> Vector {
+        level(op)
+    }
+}
+
 /// The kernels this machine runs for `op`.
-pub(super) fn level(op: Kernel) -> Vector {
+fn level(op: Kernel) -> Vector {
     let avx2 = is_x86_feature_detected!("avx2");
     match op {
         Kernel::Each | Kernel::Same => Vector::Scalar,
@@ -64,7 +83,7 @@ pub(super) fn level(op: Kernel) -> Vector {
 /// Each run's `n` source elements readable and `n` output slots writable, of the element
 /// types `step.kernel` names, disjoint from every source element; `vector` chosen by [`level`]
 /// for `step.kernel` on this machine.
-pub(super) unsafe fn run(
+pub(crate) unsafe fn run(
     vector: Vector,
     step: Step<'_>,
     at: usize,

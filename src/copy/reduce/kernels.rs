@@ -2,6 +2,7 @@
 //! four rows a step, or in windows of a few elements), a run folded pairwise; each compiled a
 //! second time for AVX2 and chosen at run time, the portable body its twin.
 
+use super::arch;
 use super::Ax;
 use crate::copy::fold::sealed::Element;
 use crate::copy::fold::Fold;
@@ -57,26 +58,10 @@ pub(super) unsafe fn fold_four<A: Element, O: Fold<A::Acc>>(
     acc: &mut [A::Acc],
     rows: [*const A; 4],
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
+    if arch::avx2() {
         // SAFETY: the processor has AVX2; the caller's contract.
-        return unsafe { fold_four_avx2::<A, O>(acc, rows) };
+        return unsafe { arch::fold_four::<A, O>(acc, rows) };
     }
-    // SAFETY: the caller's contract.
-    unsafe { fold_four_plain::<A, O>(acc, rows) }
-}
-
-/// [`fold_four_plain`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2; as [`fold_four`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_four_avx2<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    rows: [*const A; 4],
-) {
     // SAFETY: the caller's contract.
     unsafe { fold_four_plain::<A, O>(acc, rows) }
 }
@@ -109,27 +94,10 @@ pub(super) unsafe fn fold_two<A: Element, O: Fold<A::Acc>>(
     p: *const A,
     q: *const A,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
+    if arch::avx2() {
         // SAFETY: the processor has AVX2; the caller's contract.
-        return unsafe { fold_two_avx2::<A, O>(acc, p, q) };
+        return unsafe { arch::fold_two::<A, O>(acc, p, q) };
     }
-    // SAFETY: the caller's contract.
-    unsafe { fold_two_plain::<A, O>(acc, p, q) }
-}
-
-/// [`fold_two_plain`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2; as [`fold_two`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_two_avx2<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    q: *const A,
-) {
     // SAFETY: the caller's contract.
     unsafe { fold_two_plain::<A, O>(acc, p, q) }
 }
@@ -158,15 +126,6 @@ pub(super) unsafe fn fold_two_plain<A: Element, O: Fold<A::Acc>>(
     }
 }
 
-/// Whether this processor runs the AVX2 twins of the kernels (compiled for it, the same code).
-#[inline(always)]
-pub(super) fn avx2() -> bool {
-    #[cfg(all(target_arch = "x86_64", not(miri)))]
-    return std::arch::is_x86_feature_detected!("avx2");
-    #[allow(unreachable_code)]
-    false
-}
-
 /// Fold one input row (starting at `p`, stride `s`, `acc.len()` elements, each with its
 /// window `group`) into `acc`: [`fold_row_plain`], compiled for AVX2 where the processor has
 /// it (a NaN-propagating `max` is three vector instructions there, eight in SSE2).
@@ -181,28 +140,10 @@ pub(super) unsafe fn fold_row<A: Element, O: Fold<A::Acc>>(
     s: isize,
     group: Option<Ax>,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
+    if arch::avx2() {
         // SAFETY: the processor has AVX2; the caller's contract.
-        return unsafe { fold_row_avx2::<A, O>(acc, p, s, group) };
+        return unsafe { arch::fold_row::<A, O>(acc, p, s, group) };
     }
-    // SAFETY: the caller's contract.
-    unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
-}
-
-/// [`fold_row_plain`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2; as [`fold_row`].
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn fold_row_avx2<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    s: isize,
-    group: Option<Ax>,
-) {
     // SAFETY: the caller's contract.
     unsafe { fold_row_plain::<A, O>(acc, p, s, group) }
 }
@@ -287,27 +228,15 @@ pub(super) unsafe fn fold_run<A: Element, O: Fold<A::Acc>>(
     if s == 1 {
         // SAFETY: `n` contiguous elements (caller's contract).
         let run = unsafe { std::slice::from_raw_parts(p, n) };
-        #[cfg(target_arch = "x86_64")]
-        if avx2() {
+        if arch::avx2() {
             // SAFETY: the processor has AVX2.
-            return unsafe { pairwise_avx2::<A, O>(run) };
+            return unsafe { arch::pairwise::<A, O>(run) };
         }
         pairwise::<A, O>(run)
     } else {
         // SAFETY: element `i` of the run (caller's contract).
         pairwise_strided::<A, O>(0, n, &|i| unsafe { *p.offset(i as isize * s) }.load())
     }
-}
-
-/// [`pairwise`] compiled for AVX2.
-///
-/// # Safety
-///
-/// The processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn pairwise_avx2<A: Element, O: Fold<A::Acc>>(run: &[A]) -> A::Acc {
-    pairwise::<A, O>(run)
 }
 
 /// [`fold_run`] of a contiguous run (the portable body).

@@ -8,6 +8,10 @@
 
 use ndarray::{ArrayView, IxDyn};
 
+// The AVX2 twins of the kernels under the same names: x86-64's, or the portable ones.
+#[cfg_attr(all(target_arch = "x86_64", not(miri)), path = "x86.rs")]
+#[cfg_attr(not(all(target_arch = "x86_64", not(miri))), path = "portable.rs")]
+mod arch;
 mod kernels;
 mod tree;
 

@@ -1,5 +1,5 @@
 //! The x86-64 row kernels: streaming copies of rows (forwards, and reversed in 16-byte blocks)
-//! and the strips ([`strip_loop`](super::strip_loop) built with AVX2), beside the tile kernels
+//! and the strips ([`strip_loop`](super::super::strip_loop) built with AVX2), beside the tile kernels
 //! of `x86.rs`.
 
 use std::arch::x86_64::*;
@@ -98,7 +98,7 @@ pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, siz
     true
 }
 
-/// The strip kernels ([`strip_loop`](super::strip_loop)): with `split`, the `n` groups of `k`
+/// The strip kernels ([`strip_loop`](super::super::strip_loop)): with `split`, the `n` groups of `k`
 /// elements of `size` bytes at `src` into `k` rows `d` apart at `dst`; without, `k` rows of
 /// `n` elements `d` apart at `src` into `n` groups at `dst`. Compiled with AVX2 where the
 /// machine has it (about ten times the baseline's speed, BENCHMARKS.md, "Flips and small
@@ -106,7 +106,7 @@ pub(super) unsafe fn stream_reversed(src: *const u8, dst: *mut u8, n: usize, siz
 ///
 /// # Safety
 ///
-/// [`strip_loop`](super::strip_loop)'s contract; `size` 1 or 2 and `k` 2 to 4 (others copy
+/// [`strip_loop`](super::super::strip_loop)'s contract; `size` 1 or 2 and `k` 2 to 4 (others copy
 /// nothing).
 #[inline]
 pub(super) unsafe fn strip(
@@ -160,7 +160,7 @@ unsafe fn strips<const SPLIT: bool>(
     d: usize,
     n: usize,
 ) {
-    use super::strip_loop as l;
+    use super::super::strip_loop as l;
     let (s2, d2) = (src.cast::<u16>(), dst.cast::<u16>());
     // SAFETY: the caller's contract, the bytes read as elements of `size` bytes.
     unsafe {
