@@ -165,11 +165,23 @@ fn grouped_short_axes_any_rank() {
 #[test]
 #[cfg_attr(miri, ignore)]
 fn long_runs_stay_single_axis_tiles() {
-    assert_eq!(permute::<u32>(&[300, 200], &[1, 0], &[1, 1]), Plan::Tiles);
+    let tiles = single_axis::<u32>();
+    assert_eq!(permute::<u32>(&[300, 200], &[1, 0], &[1, 1]), tiles);
     let plan = permute::<u32>(&[64, 64, 64, 8], &[0, 2, 3, 1], &[1; 4]);
     assert_eq!(plan, Plan::Tiles);
     let plan = permute::<u32>(&[1, 4, 2, 2, 64, 64], &[0, 1, 4, 2, 5, 3], &[1; 6]);
     assert_eq!(plan, Plan::Tiles);
+}
+
+/// The plan of a single-axis transpose under `TILE_ALWAYS_BYTES` of `T`: tiles where the
+/// machine has a vector kernel for its size, strided rows where only the scalar tiles would
+/// run (they lose to rows there: BENCHMARKS.md, "The vector kernels").
+fn single_axis<T>() -> Plan {
+    let size = std::mem::size_of::<T>();
+    match super::simd::kernel(size, 1 << 20, 4096, 4096) {
+        Some(_) => Plan::Tiles,
+        None => Plan::Rows,
+    }
 }
 
 /// Head splits and merges, window partitions and channel shuffles with rows under a page:
@@ -240,7 +252,14 @@ fn scalar_twins() {
 fn strips() {
     for k in 2..=4 {
         for (batch, pixels) in [(3, 2731), (1, 20_000)] {
-            let strip = |plan: Plan| assert_eq!(plan, Plan::Tiles, "k {k}, {batch} x {pixels}");
+            // Tiles where the machine has the strips, rows where it has none (`single_axis`).
+            let strip = |plan: Plan| {
+                let want = match super::simd::strip(1, (k, pixels), k as isize, pixels) {
+                    Some(_) => Plan::Tiles,
+                    None => single_axis::<u8>(),
+                };
+                assert_eq!(plan, want, "k {k}, {batch} x {pixels}");
+            };
             // HWC to CHW: the group is the input's contiguous axis.
             strip(permute::<u8>(&[batch, pixels, k], &[0, 2, 1], &[1, 1, 1]));
             strip(permute::<u16>(&[batch, pixels, k], &[0, 2, 1], &[-1, 1, 1]));
