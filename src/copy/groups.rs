@@ -156,7 +156,7 @@ impl Grouped {
         // the buffer (every index of the other axes, `P` and `Q` is within its axis).
         let (src, dst) = unsafe {
             (
-                source.ptr.offset(src_off + i0 as isize),
+                source.ptr().offset(src_off + i0 as isize),
                 dst.add(dst_off + j0),
             )
         };

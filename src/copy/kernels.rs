@@ -31,7 +31,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
     }
     if nd == 0 {
         // SAFETY: a single element (all axes had length 1), at `ptr`; one slot at `dst`.
-        unsafe { dst.write((*source.ptr).clone()) };
+        unsafe { dst.write((*source.ptr()).clone()) };
         return;
     }
     // Whole rows of a 2-D source (most row copies, after simplification): no multi-index
@@ -50,7 +50,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
             // element count), so its `n1` elements are elements of the view; the slots
             // `r * n1 .. (r + 1) * n1` are within `dst[..len]`.
             unsafe {
-                let row = source.ptr.offset((first + r) as isize * s0);
+                let row = source.ptr().offset((first + r) as isize * s0);
                 copy_row(row, s1, dst.add(r * n1), n1, stores);
             }
         };
@@ -94,7 +94,7 @@ pub(super) unsafe fn copy_range<A: Clone>(
         // `written .. written + take` are ours.
         unsafe {
             copy_row(
-                source.ptr.offset(off),
+                source.ptr().offset(off),
                 inner_s,
                 dst.add(written),
                 take,
@@ -571,7 +571,7 @@ impl Tiles {
             // 1); their output slots are this unit's.
             unsafe {
                 row_tile(
-                    source.ptr.offset(src_off + j_start as isize * sq),
+                    source.ptr().offset(src_off + j_start as isize * sq),
                     (sp, sq),
                     dst.add(dst_off + j_start * self.out_strides[q]),
                     (dp, self.out_strides[q]),
@@ -596,7 +596,7 @@ impl Tiles {
                 unsafe {
                     simd::tile(
                         kernel,
-                        source.ptr.offset(src_off + j0 as isize * sq).cast(),
+                        source.ptr().offset(src_off + j0 as isize * sq).cast(),
                         sq,
                         dst.add(dst_off + j0).cast(),
                         dp,
@@ -611,7 +611,7 @@ impl Tiles {
             // the view (so every source offset is an element) and in this unit's output slots.
             unsafe {
                 tile_kernel(
-                    source.ptr.offset(src_off + j0 as isize * sq),
+                    source.ptr().offset(src_off + j0 as isize * sq),
                     sp,
                     sq,
                     dst.add(dst_off + j0),

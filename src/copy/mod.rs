@@ -101,23 +101,23 @@ impl<'a, A> RawArray<'a, A> {
 /// What a copy reads: the pointer to element `[0, ..., 0]`, and the shape and signed strides of
 /// the input simplified for the reading order (inline up to 8 axes).
 pub(crate) struct Source<A> {
-    pub(crate) ptr: *const A,
+    pub(crate) first: Src<A>,
     pub(crate) shape: Small<usize>,
     pub(crate) strides: Small<isize>,
 }
 
-// SAFETY: a `Source` is only built from an array borrowed for the whole copy and is only read
-// through; sharing it across threads is sharing `&A`, which is sound when `A: Sync`.
-unsafe impl<A: Sync> Sync for Source<A> {}
-// SAFETY: as for `Sync`: moving a `Source` to another thread hands it read access to `&A` only.
-unsafe impl<A: Sync> Send for Source<A> {}
-
 impl<A> Source<A> {
+    /// Element `[0, ..., 0]`.
+    #[inline(always)]
+    pub(crate) fn ptr(&self) -> *const A {
+        self.first.ptr()
+    }
+
     /// An empty source at `ptr`, for [`read_dims`](Self::read_dims) to fill in place.
     #[inline(always)]
     fn at(ptr: *const A) -> Self {
         Source {
-            ptr,
+            first: Src(ptr),
             shape: Small::new(),
             strides: Small::new(),
         }
@@ -368,8 +368,33 @@ fn gather_c_into<A: Clone + Send + Sync>(source: &Source<A>, mut out: Vec<A>, n:
     out
 }
 
+/// The two pointers the workers of one copy share, and the only ones: [`Src`], which they only
+/// read through, and [`Dst`], into whose slots each writes its own.
+///
+/// The input, shared by the workers, which only read through it (as `&A`).
+pub(crate) struct Src<A>(pub(crate) *const A);
+impl<A> Clone for Src<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A> Copy for Src<A> {}
+// SAFETY: the input is only read, and `A: Sync` lets threads share `&A`; it outlives the
+// workers (they end before the copy returns).
+unsafe impl<A: Sync> Send for Src<A> {}
+// SAFETY: as above.
+unsafe impl<A: Sync> Sync for Src<A> {}
+
+impl<A> Src<A> {
+    /// The pointer (a method, so closures capture the `Send` wrapper, not the raw field).
+    #[inline(always)]
+    pub(crate) fn ptr(self) -> *const A {
+        self.0
+    }
+}
+
 /// The output buffer, shared by the workers; each writes its own disjoint slots.
-struct Dst<A>(*mut A);
+pub(crate) struct Dst<A>(pub(crate) *mut A);
 impl<A> Clone for Dst<A> {
     fn clone(&self) -> Self {
         *self
@@ -384,7 +409,8 @@ unsafe impl<A: Send> Sync for Dst<A> {}
 
 impl<A> Dst<A> {
     /// The pointer (a method, so closures capture the `Send` wrapper, not the raw field).
-    fn ptr(self) -> *mut A {
+    #[inline(always)]
+    pub(crate) fn ptr(self) -> *mut A {
         self.0
     }
 }

@@ -4,7 +4,7 @@
 
 use super::step::Elementwise;
 use super::{run, Axis, Job, Limit};
-use crate::copy::{buffer, AllocError, RawArray};
+use crate::copy::{buffer, AllocError, RawArray, Src};
 use crate::dims::Reading;
 use crate::small::Small;
 
@@ -72,7 +72,7 @@ where
 {
     let axes = read_axes(a.shape, a.strides, reading);
     let job = Job {
-        src: a.ptr,
+        src: Src(a.ptr),
         axes: &axes,
         limits: &[],
         fill: None,
@@ -103,7 +103,7 @@ pub(crate) fn gather_into<A, B, C>(
     }
     let axes = read_axes(a.shape, a.strides, reading);
     let job = Job {
-        src: a.ptr,
+        src: Src(a.ptr),
         axes: &axes,
         limits: &[],
         fill: None,
@@ -194,7 +194,7 @@ where
         fill: pack,
     }];
     let job = Job {
-        src: a.ptr,
+        src: Src(a.ptr),
         axes: &axes,
         limits: &limits,
         fill: Some(fill),

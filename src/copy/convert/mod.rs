@@ -19,7 +19,7 @@ mod step;
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), path = "portable.rs")]
 mod arch;
 
-use super::{simd, Dst};
+use super::{simd, Dst, Src};
 use crate::small::Small;
 
 pub(crate) use arch::Vector;
@@ -51,17 +51,13 @@ pub(crate) struct Limit {
 /// the filled positions, the conversion, and where its parameters are found in the output
 /// (the positions one index along its axis covers, and the axis' length).
 pub(crate) struct Job<'a, A, B, C: ?Sized> {
-    pub(crate) src: *const A,
+    pub(crate) src: Src<A>,
     pub(crate) axes: &'a [Axis],
     pub(crate) limits: &'a [Limit],
     pub(crate) fill: Option<B>,
     pub(crate) conv: &'a C,
     pub(crate) params: Option<(usize, usize)>,
 }
-
-// SAFETY: a job is shared by the workers, which read the source through it (`A: Sync`) and
-// read the fill value and the conversion (`B: Sync`, `C: Sync`).
-unsafe impl<A: Sync, B: Sync, C: Sync + ?Sized> Sync for Job<'_, A, B, C> {}
 
 /// The output bytes one unit of rows covers.
 const CHUNK_BYTES: usize = 64 * 1024;
@@ -142,7 +138,7 @@ where
     // Outputs past the caches are written with streaming stores, as the plain copies' rows.
     let stream = out_bytes >= simd::STREAM_MIN_BYTES;
     let out = Dst(dst);
-    let src = Src(job.src);
+    let src = job.src;
     let unit = |u: usize| {
         let k = starts.partition_point(|&s| s <= u) - 1;
         // SAFETY: the caller's contract; every part is a box of the job's positions and its
@@ -168,24 +164,6 @@ where
     }
     let _ = bytes;
     (0..total).for_each(unit);
-}
-
-/// The source pointer, shared by the workers, which only read through it.
-struct Src<A>(*const A);
-impl<A> Clone for Src<A> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<A> Copy for Src<A> {}
-// SAFETY: the source is only read, and `A: Sync` lets threads share `&A`.
-unsafe impl<A: Sync> Send for Src<A> {}
-// SAFETY: as above.
-unsafe impl<A: Sync> Sync for Src<A> {}
-impl<A> Src<A> {
-    fn ptr(self) -> *const A {
-        self.0
-    }
 }
 
 /// A box of positions: a range along every axis, filled or read.

@@ -20,7 +20,7 @@ use tree::{Levels, Tree};
 
 use super::fold::sealed::Element;
 use super::fold::{Acc, Fold, MaxFold, MinFold, ProdFold, SumFold};
-use super::{buffer, AllocError};
+use super::{buffer, AllocError, Dst, Src};
 use crate::reduction::Reduction;
 use crate::small::Small;
 
@@ -75,13 +75,9 @@ pub(crate) fn reduce<A: Element>(
 
 /// What every worker reads, and where it writes.
 struct Job<A, S> {
-    src: *const A,
+    src: Src<A>,
     sink: S,
 }
-
-// SAFETY: a job reads the input (shared, `A: Sync`) and writes disjoint outputs from each
-// worker through its sink (`Sync` by its own impl); the buffers outlive the workers.
-unsafe impl<A: Sync, S: Sync> Sync for Job<A, S> {}
 
 /// Where the kernels put the fold of each output.
 trait Sink<A: Element>: Sync {
@@ -95,14 +91,11 @@ trait Sink<A: Element>: Sync {
 
 /// The output itself: each fold finished (a mean divided by the count) and stored.
 struct Finished<A> {
-    out: *mut A,
+    out: Dst<A>,
     /// The number of elements each output folds (for a mean).
     count: usize,
     mean: bool,
 }
-
-// SAFETY: workers write disjoint outputs; the buffer outlives them.
-unsafe impl<A: Send> Sync for Finished<A> {}
 
 impl<A: Element> Finished<A> {
     #[inline(always)]
@@ -115,41 +108,20 @@ impl<A: Element> Sink<A> for Finished<A> {
     #[inline(always)]
     unsafe fn put(&self, at: isize, a: A::Acc) {
         // SAFETY: the caller's contract: an offset of the output, written once.
-        unsafe { self.out.offset(at).write(self.finish(a)) }
-    }
-}
-
-/// The input's first element, shared by the workers of `parts`.
-struct Input<A>(*const A);
-
-// SAFETY: the workers only read the input (`A: Sync`).
-unsafe impl<A: Sync> Sync for Input<A> {}
-
-impl<A> Input<A> {
-    /// The element `o` elements from the first.
-    ///
-    /// # Safety
-    ///
-    /// As `pointer::offset`: `o` must stay inside the input.
-    unsafe fn at(&self, o: isize) -> *const A {
-        // SAFETY: the caller's contract.
-        unsafe { self.0.offset(o) }
+        unsafe { self.out.ptr().offset(at).write(self.finish(a)) }
     }
 }
 
 /// A part's accumulators, joined with the other parts' afterwards.
 struct Partial<T> {
-    out: *mut T,
+    out: Dst<T>,
 }
-
-// SAFETY: workers write disjoint slots; the buffer outlives them.
-unsafe impl<T: Send> Sync for Partial<T> {}
 
 impl<A: Element> Sink<A> for Partial<A::Acc> {
     #[inline(always)]
     unsafe fn put(&self, at: isize, a: A::Acc) {
         // SAFETY: the caller's contract: a slot of this part's buffer, written once.
-        unsafe { self.out.offset(at).write(a) }
+        unsafe { self.out.ptr().offset(at).write(a) }
     }
 }
 
@@ -182,7 +154,7 @@ fn run<A: Element, O: Fold<A::Acc>>(
     #[cfg(feature = "hugepages")]
     super::hugepages::advise(&mut out);
     let sink = Finished {
-        out: out.as_mut_ptr(),
+        out: Dst(out.as_mut_ptr()),
         count,
         mean,
     };
@@ -195,7 +167,7 @@ fn run<A: Element, O: Fold<A::Acc>>(
     let bytes = src.len().saturating_mul(std::mem::size_of::<A>());
     if !parts::<A, O>(src.as_ptr(), &axes, &sink, out_len, bytes) {
         let job = Job {
-            src: src.as_ptr(),
+            src: Src(src.as_ptr()),
             sink,
         };
         fold_all::<A, O, _>(&job, &axes, bytes);
@@ -212,7 +184,7 @@ fn fold_all<A: Element, O: Fold<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax
     match axes.last() {
         None => {
             // SAFETY: one element in and one out.
-            unsafe { job.sink.put(0, O::f(O::ID, (*job.src).load())) }
+            unsafe { job.sink.put(0, O::f(O::ID, (*job.src.ptr()).load())) }
         }
         Some(a) if a.kept => rows::<A, O, S>(job, axes, None, bytes),
         Some(&g) => {
@@ -254,7 +226,7 @@ fn parts<A: Element, O: Fold<A::Acc>>(
     }
     let mut buffers: Vec<Vec<A::Acc>> = (0..n).map(|_| vec![O::ID; out_len]).collect();
     let len = axes[k].len;
-    let input = Input(src);
+    let input = Src(src);
     let work: Vec<(usize, Partial<A::Acc>)> = buffers
         .iter_mut()
         .enumerate()
@@ -262,7 +234,7 @@ fn parts<A: Element, O: Fold<A::Acc>>(
             (
                 c,
                 Partial {
-                    out: b.as_mut_ptr(),
+                    out: Dst(b.as_mut_ptr()),
                 },
             )
         })
@@ -276,7 +248,7 @@ fn parts<A: Element, O: Fold<A::Acc>>(
             sub[k].len = to - from;
             let job = Job {
                 // SAFETY: element `from` of axis `k`, inside the input.
-                src: unsafe { input.at(from as isize * axes[k].is) },
+                src: Src(unsafe { input.ptr().offset(from as isize * axes[k].is) }),
                 sink: Partial { out: part.out },
             };
             // Serial: the parts are the split.
@@ -489,7 +461,7 @@ fn rows<A: Element, O: Fold<A::Acc>, S: Sink<A>>(
                     // the input, and the row from each stays inside it (its axes are the
                     // input's).
                     unsafe {
-                        let p = job.src.offset(i_off);
+                        let p = job.src.ptr().offset(i_off);
                         fold_two::<A, O>(&mut acc, p.offset(first), p.offset(r_off));
                     }
                     in_block += 2;
@@ -497,7 +469,9 @@ fn rows<A: Element, O: Fold<A::Acc>, S: Sink<A>>(
                 (false, _) => {
                     // SAFETY: `i_off + r_off` is the offset of an element of the input, and
                     // the block stays inside it.
-                    unsafe { folder.fold::<A, O>(&mut acc, job.src.offset(i_off + r_off), group) };
+                    unsafe {
+                        folder.fold::<A, O>(&mut acc, job.src.ptr().offset(i_off + r_off), group)
+                    };
                     in_block += 1;
                 }
             }
@@ -509,7 +483,7 @@ fn rows<A: Element, O: Fold<A::Acc>, S: Sink<A>>(
         });
         if let Some(last) = pending {
             // SAFETY: as above.
-            unsafe { folder.fold::<A, O>(&mut acc, job.src.offset(i_off + last), group) };
+            unsafe { folder.fold::<A, O>(&mut acc, job.src.ptr().offset(i_off + last), group) };
         }
         match tree.stack.is_empty() {
             // A single block of rows: no tree.
@@ -658,7 +632,9 @@ fn runs<A: Element, O: Fold<A::Acc>, S: Sink<A>>(job: &Job<A, S>, axes: &[Ax], b
             let mut in_block = 0;
             for_offsets(&reduced, 0, combos, |r_off, _| {
                 // SAFETY: the run from this element stays inside the input (its axes).
-                let v = unsafe { fold_run::<A, O>(job.src.offset(i_off + r_off), run.len, run.is) };
+                let v = unsafe {
+                    fold_run::<A, O>(job.src.ptr().offset(i_off + r_off), run.len, run.is)
+                };
                 block = O::f(block, v);
                 in_block += 1;
                 if in_block == BLOCK {

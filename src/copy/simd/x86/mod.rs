@@ -113,18 +113,12 @@ impl Kernel {
 
     /// Whether this is a strip kernel (its output geometry is the one [`strip`] chose it for).
     pub(crate) fn is_strip(self) -> bool {
-        match self {
-            Kernel::Deinterleave { .. } | Kernel::Interleave { .. } => true,
-            _ => false,
-        }
+        matches!(self, Kernel::Deinterleave { .. } | Kernel::Interleave { .. })
     }
 
     /// Whether this kernel takes a tile's whole run along `q` in one call (the strips).
     pub(crate) fn whole_q(self) -> bool {
-        match self {
-            Kernel::Deinterleave { .. } => true,
-            _ => false,
-        }
+        matches!(self, Kernel::Deinterleave { .. })
     }
 }
 
