@@ -343,22 +343,17 @@ fn threads_for(bytes: usize) -> usize {
     1
 }
 
-/// `work(start, end)` over `0..n` units, on the caller's rayon pool when the input is large.
+/// `work(start, end)` over `0..n` units, in up to four parts a thread on the copies' runner
+/// (the caller and its pool's threads) when the input is large.
 fn split(n: usize, bytes: usize, work: impl Fn(usize, usize) + Sync) {
+    let threads = threads_for(bytes);
     #[cfg(feature = "rayon")]
-    {
-        use rayon::prelude::*;
-        let threads = threads_for(bytes);
-        if threads > 1 && n > 1 {
-            let parts = n.min(threads * 4);
-            (0..parts).into_par_iter().for_each(|p| {
-                work(p * n / parts, (p + 1) * n / parts);
-            });
-            return;
-        }
+    if threads > 1 && n > 1 {
+        let parts = n.min(threads * 4);
+        super::parallel::for_each(parts, bytes, |p| work(p * n / parts, (p + 1) * n / parts));
+        return;
     }
-    #[cfg(not(feature = "rayon"))]
-    let _ = bytes;
+    let _ = threads;
     work(0, n);
 }
 

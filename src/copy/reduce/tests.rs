@@ -137,3 +137,36 @@ fn sums_are_pairwise() {
         "{s} against {exact}"
     );
 }
+
+/// Inputs past the parallel threshold on a pool of two, on the copies' runner: every kernel's
+/// split (the parts of a reduced outer axis, the row tiles, the runs) against ndarray.
+#[cfg(feature = "rayon")]
+#[test]
+#[cfg_attr(miri, ignore)] // large inputs
+fn parallel_reductions_agree_with_ndarray() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        // 64 x 40 x 96 i64: 1.9 MiB, past `PARALLEL_MIN_BYTES`.
+        let x = arange(&[64, 40, 96]);
+        for v in [x.view(), x.view().permuted_axes(IxDyn(&[2, 0, 1]))] {
+            for kept in [vec![0], vec![2], vec![1, 2], vec![], vec![0, 1]] {
+                let got = reduce(&v, &kept, Reduction::Sum).unwrap();
+                let mut want = v.to_owned();
+                for ax in (0..3).rev().filter(|a| !kept.contains(a)) {
+                    want = want.sum_axis(Axis(ax));
+                }
+                let mut order = kept.clone();
+                order.sort_unstable();
+                let perm: Vec<usize> = kept
+                    .iter()
+                    .map(|k| order.iter().position(|o| o == k).unwrap())
+                    .collect();
+                let want: Vec<i64> = want.permuted_axes(IxDyn(&perm)).iter().copied().collect();
+                assert_eq!(got, want, "kept {kept:?} of {:?}", v.strides());
+            }
+        }
+    });
+}

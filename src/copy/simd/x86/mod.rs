@@ -113,7 +113,10 @@ impl Kernel {
 
     /// Whether this is a strip kernel (its output geometry is the one [`strip`] chose it for).
     pub(crate) fn is_strip(self) -> bool {
-        matches!(self, Kernel::Deinterleave { .. } | Kernel::Interleave { .. })
+        matches!(
+            self,
+            Kernel::Deinterleave { .. } | Kernel::Interleave { .. }
+        )
     }
 
     /// Whether this kernel takes a tile's whole run along `q` in one call (the strips).
