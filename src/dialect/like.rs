@@ -6,8 +6,9 @@ use ndarray::{ArrayBase, Dimension, RawData};
 
 use super::fmt_range;
 use super::Rules;
-use crate::entries::{Entry, IntoSpecList, SpecList};
+use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
+use crate::infer::Entry;
 use crate::infer::Extent;
 use crate::small::Small;
 

@@ -4,8 +4,9 @@ use std::fmt;
 
 use super::Rules;
 use crate::dims::Order;
-use crate::entries::{Entry, IntoSpecList, SpecList};
+use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin, Rule};
+use crate::infer::Entry;
 use crate::infer::{Extent, Out};
 use crate::small::Small;
 

@@ -1,9 +1,9 @@
 //! ONNX `Reshape` (opset 14 and later): the `shape` input and the `allowzero` attribute.
 
 use super::Rules;
-use crate::entries::{Entry, IntoSpecList, SpecList};
-use crate::error::{Fail, Origin, Rule};
-use crate::infer::{below_minus_one, copy_dim, Extent, Out};
+use crate::entries::{IntoSpecList, SpecList};
+use crate::error::{Fail, Origin};
+use crate::infer::{onnx_reshape, Extent};
 use crate::small::Small;
 
 /// An ONNX `Reshape` spec (opset 14+): the `shape` input and the `allowzero` attribute.
@@ -101,30 +101,9 @@ super::dialect!(Onnx as Origin::Onnx, new, shape allowzero);
 impl Rules for Onnx {
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        let (spec, allowzero) = (self.shape.entries()?, self.allowzero);
-        let mut out = Out::new(dims);
-        let mut zero_at = None;
-        for entry in spec.iter() {
-            match entry? {
-                (_, Entry::Dim(d)) => out.push(d),
-                (i, Entry::Code(0)) if allowzero => {
-                    zero_at.get_or_insert(i);
-                    out.push(E::lit(0));
-                }
-                (i, Entry::Code(0)) => out.push(copy_dim(input, i)?),
-                (i, Entry::Code(-1)) => out.push_infer_at(i)?,
-                (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
-            }
-        }
-        if let (Some(z), Some(_)) = (zero_at, out.infer) {
-            return Err(Fail::at(
-                Rule::AllowzeroWithInfer,
-                z,
-                "with allowzero, a shape may not hold both a 0 and a -1",
-            ));
-        }
-        let size = E::size(input, &mut out.conds)?;
-        spec.assume(input, out.finish(size)?)
+        let spec = self.shape.entries()?;
+        let conds = onnx_reshape(input, spec.iter(), self.allowzero, dims)?;
+        spec.assume(input, conds)
     }
 }
 

@@ -3,8 +3,9 @@
 use std::fmt;
 
 use super::Rules;
-use crate::entries::{Entry, IntoSpecList, SpecList};
+use crate::entries::{IntoSpecList, SpecList};
 use crate::error::{Fail, Origin};
+use crate::infer::Entry;
 use crate::infer::{below_minus_one, copy_dim, Extent, Out};
 use crate::small::Small;
 

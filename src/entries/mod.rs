@@ -11,7 +11,7 @@ use ndarray::{ArrayBase, ArrayRef, Data, Dimension};
 
 use crate::error::{Fail, Rule};
 use crate::graph::ShapeValue;
-use crate::infer::Extent;
+use crate::infer::{Entry, Extent};
 use crate::small::Small;
 use crate::sym::{Condition, SymDim};
 
@@ -188,14 +188,6 @@ struct SymEntries {
     conditions: Vec<Condition>,
     /// The value, for `Display` (written only when a spec is shown: an error, a description).
     written: ShapeValue,
-}
-
-/// A spec entry as a dialect reads it: a dim (a positive number, or a symbolic entry of a
-/// [`ShapeValue`]) or a code (`0` or a negative number, whose meaning is the dialect's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Entry<E> {
-    Dim(E),
-    Code(i64),
 }
 
 /// The entries of a [`SpecList`], resolved for one inference: what the dialects that take a

@@ -9,6 +9,8 @@ use super::attr::OpAttr;
 use super::value::MAX_ENTRIES;
 use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::{dim_of, onnx_reshape, Entry};
+use crate::small::Small;
 use crate::sym::SymDim;
 
 /// A binary element-wise operation of an operator table.
@@ -406,41 +408,38 @@ impl Call<'_> {
     }
 
     /// ONNX `Reshape` (`zero_copies`: `allowzero = 0`; Paddle `reshape`) of input 0 to
-    /// `target`, where the result has rank 0 or 1: a target of two or more dims gives a rank
-    /// past a shape value's, and one of no dim or one dim is checked against the entries.
+    /// `target`, by the dialect's rule ([`onnx_reshape`]) on the value's own shape (`[]` or
+    /// `[n]`), where the result has rank 0 or 1: a target of two or more dims gives a rank
+    /// past a shape value's.
     pub(super) fn reshape(&self, target: &[i64], zero_copies: bool) -> R<ShapeValue> {
         let x = self.input(0);
-        let n = x.len() as i64;
-        match *target {
-            [] if n == 1 => x.squeeze_all(),
-            [] => Err(self.bad_target(target, &format!("it holds 1 entry, the value {n}"))),
-            [-1] => Ok(x.as_vector()),
-            // 0 copies the input's dim 0, which a 0-D value does not have.
-            [0] if zero_copies && x.rank() == 0 => {
-                Err(self.bad_target(target, "a 0 past the input's rank"))
-            }
-            [0] if zero_copies => Ok(x.as_vector()),
-            [t] if t == n => Ok(x.as_vector()),
-            [t] if t < -1 => Err(self.bad_target(target, &format!("the value {t}"))),
-            [t] => Err(self.bad_target(target, &format!("{t} entries, the value {n}"))),
-            _ => Err(self.fail(
+        if target.len() > 1 {
+            return Err(self.fail(
                 Rule::ValueRank,
                 Some(1),
                 format!(
                     "the target has rank {}; shape values have rank 0 or 1",
                     target.len()
                 ),
-            )),
+            ));
         }
-    }
-
-    #[cold]
-    fn bad_target(&self, target: &[i64], why: &str) -> ReshapeError {
-        self.fail(
-            Rule::BadValue,
-            Some(1),
-            format!("the target shape {target:?}: {why}"),
-        )
+        let shape: &[usize] = match x.rank() {
+            0 => &[],
+            _ => &[x.len()],
+        };
+        let spec = target.iter().enumerate().map(|(i, &v)| match v {
+            1.. => Ok((i, Entry::Dim(dim_of(v)))),
+            _ => Ok((i, Entry::Code(v))),
+        });
+        let mut dims = Small::new();
+        onnx_reshape::<usize>(shape, spec, !zero_copies, &mut dims).map_err(|f| {
+            let why = format!("the target shape {target:?}: {}", f.detail);
+            self.fail(f.rule, Some(1), why)
+        })?;
+        Ok(match dims.len() {
+            0 => x.squeeze_all()?,
+            _ => x.as_vector(),
+        })
     }
 
     /// A constant of `shape` (rank 0 or 1, known) filled with `value`.

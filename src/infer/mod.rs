@@ -11,6 +11,49 @@ pub(crate) mod extent;
 
 pub(crate) use extent::Extent;
 
+/// A spec entry as a dialect reads it: a dim (a positive number, or a symbolic entry of a
+/// shape value) or a code (`0` or a negative number, whose meaning is the dialect's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry<E> {
+    Dim(E),
+    Code(i64),
+}
+
+/// ONNX `Reshape`'s rule, the one place it is written: each entry a dim, `0` the input's dim
+/// at its index (with `allowzero`, a dim of 0, never beside a `-1`), `-1` inferred from the
+/// size. The `Onnx` dialect runs it on its spec, a shape value's `Reshape` (`graph/`) on its
+/// target.
+pub(crate) fn onnx_reshape<E: Extent>(
+    input: &[E],
+    spec: impl Iterator<Item = Result<(usize, Entry<E>), Fail>>,
+    allowzero: bool,
+    dims: &mut Small<E>,
+) -> Result<E::Conds, Fail> {
+    let mut out = Out::new(dims);
+    let mut zero_at = None;
+    for entry in spec {
+        match entry? {
+            (_, Entry::Dim(d)) => out.push(d),
+            (i, Entry::Code(0)) if allowzero => {
+                zero_at.get_or_insert(i);
+                out.push(E::lit(0));
+            }
+            (i, Entry::Code(0)) => out.push(copy_dim(input, i)?),
+            (i, Entry::Code(-1)) => out.push_infer_at(i)?,
+            (i, Entry::Code(v)) => return Err(below_minus_one(i, v)),
+        }
+    }
+    if let (Some(z), Some(_)) = (zero_at, out.infer) {
+        return Err(Fail::at(
+            Rule::AllowzeroWithInfer,
+            z,
+            "with allowzero, a shape may not hold both a 0 and a -1",
+        ));
+    }
+    let size = E::size(input, &mut out.conds)?;
+    out.finish(size)
+}
+
 /// A positive spec value as a dim; one that does not fit in `usize` saturates (and is then
 /// reported as `overflow`, since it exceeds [`LIMIT`](crate::dims::LIMIT)).
 #[inline]
