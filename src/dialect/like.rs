@@ -189,12 +189,17 @@ super::dialect!(Like as Origin::Like);
 impl Rules for Like {
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        self.infer(input, dims)
+        self.infer_rhs(input, dims)
+    }
+
+    fn list(&self) -> Option<(&SpecList, bool)> {
+        // The rhs entries stand for output dims, not at the input's indices.
+        Some((&self.rhs, false))
     }
 }
 
 impl Like {
-    fn infer<E: Extent>(&self, lhs: &[E], out: &mut Small<E>) -> Result<E::Conds, Fail> {
+    fn infer_rhs<E: Extent>(&self, lhs: &[E], out: &mut Small<E>) -> Result<E::Conds, Fail> {
         let rhs = self.rhs.entries()?;
         if let Some((p, v)) = rhs.first_negative() {
             return Err(Fail::at(
@@ -228,8 +233,8 @@ impl Like {
         }
         lhs[le..].iter().for_each(|d| out.push(d.clone()));
         let mut conds = E::Conds::default();
-        match E::same_size(out, lhs, &mut conds).and_then(|()| rhs.assume::<E>(&[], conds)) {
-            Ok(conds) => Ok(conds),
+        match E::same_size(out, lhs, &mut conds) {
+            Ok(()) => Ok(conds),
             Err(f) => {
                 out.clear();
                 Err(f)

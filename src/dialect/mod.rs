@@ -14,6 +14,7 @@ use std::fmt;
 use ndarray::Dimension;
 
 use crate::dims::Order;
+use crate::entries::SpecList;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::explain::Explanation;
 use crate::infer::Extent;
@@ -37,8 +38,27 @@ pub(crate) mod ranked;
 /// concrete and symbolic dims. [`dialect!`] makes it a [`ShapeSpec`], whose failures get the
 /// input, the spec as written and the origin attached there, once.
 pub(crate) trait Rules: fmt::Display {
-    /// The target shape for `input` into `dims`, and the conditions it holds under.
+    /// The target shape for `input` into `dims`, and the conditions the rules need.
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail>;
+
+    /// The spec list whose shape value's conditions every result holds under, and whether its
+    /// entries stand at the input's indices (a `0`'s copy reads the same as a 0 there); `None`
+    /// for a dialect with no such list.
+    fn list(&self) -> Option<(&SpecList, bool)> {
+        None
+    }
+
+    /// [`rules`](Self::rules), then the conditions of [`list`](Self::list)'s shape value (for
+    /// `usize`, a `needs_number` failure when it has any): the one place they are added, so
+    /// no dialect can drop them.
+    #[inline(always)]
+    fn infer<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
+        let conds = self.rules(input, dims)?;
+        match self.list() {
+            None => Ok(conds),
+            Some((list, at_input)) => list.assume(input, at_input, conds),
+        }
+    }
 
     /// The reading order: C for every dialect but NumPy's.
     #[inline]
@@ -422,7 +442,7 @@ macro_rules! dialect {
                 input: &[usize],
                 dims: &mut crate::small::Small<usize>,
             ) -> Result<(), crate::error::ReshapeError> {
-                crate::dialect::Rules::rules(self, input, dims)
+                crate::dialect::Rules::infer(self, input, dims)
                     .map_err(|f| f.attach($origin, input, self))
             }
 
@@ -432,7 +452,7 @@ macro_rules! dialect {
                 dims: &mut crate::small::Small<crate::sym::SymDim>,
             ) -> Result<crate::small::Small<crate::sym::Condition>, crate::error::ReshapeError>
             {
-                crate::dialect::Rules::rules(self, input, dims)
+                crate::dialect::Rules::infer(self, input, dims)
                     .map_err(|f| f.attach_sym($origin, input, self))
             }
 

@@ -101,7 +101,11 @@ impl Rules for Np {
             }
         }
         let size = E::size(input, &mut out.conds)?;
-        spec.assume(input, out.finish(size)?)
+        out.finish(size)
+    }
+
+    fn list(&self) -> Option<(&SpecList, bool)> {
+        Some((&self.spec, true))
     }
 
     fn order(&self) -> Order {

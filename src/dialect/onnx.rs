@@ -102,8 +102,11 @@ impl Rules for Onnx {
     #[inline]
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
         let spec = self.shape.entries()?;
-        let conds = onnx_reshape(input, spec.iter(), self.allowzero, dims)?;
-        spec.assume(input, conds)
+        onnx_reshape(input, spec.iter(), self.allowzero, dims)
+    }
+
+    fn list(&self) -> Option<(&SpecList, bool)> {
+        Some((&self.shape, true))
     }
 }
 

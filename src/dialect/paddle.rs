@@ -129,10 +129,14 @@ impl Rules for Paddle {
             Some(slot) if empty && spec_zero => {
                 // The output index is the spec index in Paddle.
                 E::paddle_zero_size(input, out.dims, slot, &mut out.conds)?;
-                spec.assume(input, std::mem::take(&mut out.conds))
+                Ok(std::mem::take(&mut out.conds))
             }
-            _ => spec.assume(input, out.finish(size)?),
+            _ => out.finish(size),
         }
+    }
+
+    fn list(&self) -> Option<(&SpecList, bool)> {
+        Some((self.actual.as_ref().unwrap_or(&self.spec), true))
     }
 }
 

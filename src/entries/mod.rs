@@ -230,15 +230,6 @@ impl<'a> Entries<'a> {
     pub(crate) fn first_negative(&self) -> Option<(usize, i64)> {
         self.vals.iter().copied().enumerate().find(|&(_, v)| v < 0)
     }
-
-    /// The inference's conditions `conds`, after those of the list's shape value.
-    #[inline(always)]
-    pub(crate) fn assume<E: Extent>(&self, input: &[E], conds: E::Conds) -> Result<E::Conds, Fail> {
-        match self.syms {
-            None => Ok(conds),
-            Some(s) => E::assume(&s.conditions, &s.dims, input, conds),
-        }
-    }
 }
 
 impl SpecList {
@@ -326,6 +317,26 @@ impl SpecList {
             None => Ok(&self.vals),
             Some(Extra::Bad(b)) => Err(b.fail()),
             Some(Extra::Sym(s)) => Err(s.numbers_only()),
+        }
+    }
+
+    /// The conditions of the list's [`ShapeValue`] added to `conds` (for `usize`, a
+    /// `needs_number` failure when it has any), its entries read as sizes where they stand at
+    /// the input's indices (`at_input`) or anywhere; a list of numbers adds none.
+    #[inline(always)]
+    pub(crate) fn assume<E: Extent>(
+        &self,
+        input: &[E],
+        at_input: bool,
+        conds: E::Conds,
+    ) -> Result<E::Conds, Fail> {
+        match self.extra.as_deref() {
+            Some(Extra::Sym(s)) => {
+                let input = if at_input { input } else { &[] };
+                E::assume(&s.conditions, &s.dims, input, conds)
+            }
+            // A list of numbers has no conditions; a bad entry failed in `rules` already.
+            _ => Ok(conds),
         }
     }
 

@@ -3,7 +3,9 @@
 
 use std::cmp::Ordering;
 
-use ndarray_reshape::{Assumptions, Onnx, Paddle, ShapeSpec, ShapeValue, SymDim, Unify};
+use ndarray_reshape::{
+    Assumptions, Like, Np, Onnx, Order, Paddle, ShapeSpec, ShapeValue, SymDim, Unify,
+};
 
 use crate::{k, s, R};
 use ndarray_reshape::ReshapeError;
@@ -390,5 +392,34 @@ fn contradictory_facts_are_refused() -> R {
     );
     assert_eq!(g.infer(&both).unwrap_err().category(), "unsatisfiable");
     assert!(g.infer(&Assumptions::new().at_least("B", 5)).is_ok());
+    Ok(())
+}
+
+/// Every dialect that reads a shape value keeps its conditions: they are added in one place,
+/// after the dialect's rules, whatever the dialect.
+#[test]
+fn every_dialect_keeps_a_values_conditions() -> R {
+    let (b, t) = (s("B"), s("T"));
+    // [B, T // (T - 1)], which holds only if T - 1 != 0.
+    let q =
+        ShapeValue::shape_of(&[t.clone()]).floor_div(&ShapeValue::shape_of(&[t.clone() - k(1)]))?;
+    let value = ShapeValue::concat(&[ShapeValue::shape_of(&[b.clone()]), q])?;
+    let needs = value.conditions().to_vec();
+    assert_eq!(needs.len(), 1, "{value}");
+    let input = value.entries().to_vec();
+    let shapes = [
+        Onnx::new(value.clone()).infer_symbolic(&input)?,
+        Np::new(value.clone(), Order::C).infer_symbolic(&input)?,
+        Paddle::new(value.clone()).infer_symbolic(&input)?,
+        Like::new(value.clone()).infer_symbolic(&input)?,
+    ];
+    for shape in shapes {
+        assert!(
+            needs.iter().all(|c| shape.conditions().contains(c)),
+            "{shape}"
+        );
+    }
+    // Concrete inference refuses the value: its condition needs the symbols.
+    assert!(Onnx::new(value).infer_shape(&[2, 3]).is_err());
     Ok(())
 }
