@@ -91,6 +91,7 @@ fn main() -> Result<(), ndarray_reshape::ReshapeError> {
     let dims = ["N", "C", "H", "W"].map(SymDim::sym);
     let shape: Vec<String> = blocked
         .packed_symbolic(&dims)?
+        .dims()
         .iter()
         .map(|d| d.to_string())
         .collect();

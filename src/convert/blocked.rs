@@ -5,8 +5,9 @@ use super::Conversion;
 use crate::dialect::lower::OnnxNode;
 use crate::dialect::onnx::Onnx;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::infer::Extent;
 use crate::small::Small;
-use crate::sym::{Condition, SymDim, SymShape};
+use crate::sym::{Condition, ConditionList, SymDim, SymShape};
 
 /// A channel-blocked layout: the channel axis (`axis`, 1 unless set) of `C` channels becomes
 /// `ceil(C / block)` blocks there and the `block` channels of each block a new last axis,
@@ -83,23 +84,7 @@ impl Blocked {
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
     pub fn packed_shape(&self, input: &[usize]) -> Result<Vec<usize>, ReshapeError> {
-        let Some(&c) = input.get(self.axis) else {
-            let why = format!("no channel axis {} in {} axes", self.axis, input.len());
-            return Err(self.fail(input, why));
-        };
-        let mut out = input.to_vec();
-        out[self.axis] = c.div_ceil(self.block);
-        out.push(self.block);
-        let n = out.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
-        if n.map_or(true, |n| n > isize::MAX as usize) {
-            let why = format!("the packed shape {out:?} has more than isize::MAX elements");
-            return Err(Fail::whole(Rule::Overflow, why).attach(
-                Origin::Convert,
-                input,
-                self.name(),
-            ));
-        }
-        Ok(out)
+        self.packed(input).map(|(dims, ())| dims.to_vec())
     }
 
     /// The shape `unpack` gives a packed array of `packed` with `channels` channels.
@@ -120,54 +105,28 @@ impl Blocked {
         packed: &[usize],
         channels: usize,
     ) -> Result<Vec<usize>, ReshapeError> {
-        let r = packed.len();
-        if r < 2 || self.axis >= r - 1 || packed[r - 1] != self.block {
-            let why = format!(
-                "a packed array has the blocks at axis {} and a last axis of {}",
-                self.axis, self.block
-            );
-            return Err(self.fail(packed, why));
-        }
-        let blocks = packed[self.axis];
-        if channels.div_ceil(self.block) != blocks {
-            let why = format!(
-                "{channels} channels fill {} blocks of {}, not {blocks}",
-                channels.div_ceil(self.block),
-                self.block
-            );
-            return Err(self.fail(packed, why));
-        }
-        let mut out = packed[..r - 1].to_vec();
-        out[self.axis] = channels;
-        Ok(out)
+        self.unpacked(packed, channels)
+            .map(|(dims, ())| dims.to_vec())
     }
 
     /// [`packed_shape`](Self::packed_shape) of symbolic dims: the blocks are
-    /// `(C + block - 1) // block`, exact.
+    /// `(C + block - 1) // block`, exact, under the conditions the size needs.
     ///
     /// # Errors
     ///
-    /// [`ReshapeError::BlockedLayout`] when the input has no channel axis.
+    /// As [`packed_shape`](Self::packed_shape), for what the dims decide.
     ///
     /// ```
     /// use ndarray_reshape::convert::Blocked;
     /// use ndarray_reshape::SymDim;
     /// let shape = Blocked::new(16)?.packed_symbolic(&[SymDim::sym("N"), SymDim::sym("C"), 7.into(), 7.into()])?;
-    /// assert_eq!(shape[1].to_string(), "(C + 15) // 16");
-    /// assert_eq!(shape[1].eval(&[("C", 33)]), Some(3));
+    /// assert_eq!(shape.dims()[1].to_string(), "(C + 15) // 16");
+    /// assert_eq!(shape.eval(&[("N", 1), ("C", 33)]), Some(vec![1, 3, 7, 7, 16]));
     /// # Ok::<(), ndarray_reshape::ReshapeError>(())
     /// ```
-    pub fn packed_symbolic(&self, input: &[SymDim]) -> Result<Vec<SymDim>, ReshapeError> {
-        let Some(c) = input.get(self.axis) else {
-            let why = format!("no channel axis {} in {} axes", self.axis, input.len());
-            return Err(self.fail(&[], why));
-        };
-        let b = SymDim::from(self.block);
-        let blocks = (c + &SymDim::from(self.block - 1)).floor_div(&b)?;
-        let mut out = input.to_vec();
-        out[self.axis] = blocks;
-        out.push(b);
-        Ok(out)
+    pub fn packed_symbolic(&self, input: &[SymDim]) -> Result<SymShape, ReshapeError> {
+        self.packed(input)
+            .map(|(dims, conds)| SymShape::new(dims, conds.iter().cloned()))
     }
 
     /// [`unpacked_shape`](Self::unpacked_shape) of symbolic dims, with the conditions that
@@ -195,35 +154,55 @@ impl Blocked {
         packed: &[SymDim],
         channels: &SymDim,
     ) -> Result<SymShape, ReshapeError> {
+        self.unpacked(packed, channels.clone())
+            .map(|(dims, conds)| SymShape::new(dims, conds.iter().cloned()))
+    }
+
+    /// The rule of [`packed_shape`](Self::packed_shape), for numbers and symbols alike.
+    fn packed<E: Channels>(&self, input: &[E]) -> Result<(Small<E>, E::Conds), ReshapeError> {
+        let fail = |f: Fail| E::attach(f, Origin::Convert, input, self.name());
+        let Some(c) = input.get(self.axis) else {
+            let why = format!("no channel axis {} in {} axes", self.axis, input.len());
+            return Err(fail(Fail::at(Rule::BlockedLayout, self.axis, why)));
+        };
+        let mut out: Small<E> = input.iter().cloned().collect();
+        out[self.axis] = c.blocks(self.block).map_err(fail)?;
+        out.push(E::lit(self.block as i64));
+        let mut conds = E::Conds::default();
+        E::size(&out, &mut conds).map_err(|f| {
+            let why = format!("the packed shape has more than {} elements", isize::MAX);
+            fail(Fail::whole(f.rule, why))
+        })?;
+        Ok((out, conds))
+    }
+
+    /// The rule of [`unpacked_shape`](Self::unpacked_shape), for numbers and symbols alike.
+    fn unpacked<E: Channels>(
+        &self,
+        packed: &[E],
+        channels: E,
+    ) -> Result<(Small<E>, E::Conds), ReshapeError> {
+        let fail = |why: String| {
+            E::attach(
+                Fail::at(Rule::BlockedLayout, self.axis, why),
+                Origin::Convert,
+                packed,
+                self.name(),
+            )
+        };
         let r = packed.len();
-        let b = SymDim::from(self.block);
-        if r < 2 || self.axis >= r - 1 || packed[r - 1].known() != Some(self.block) {
-            let why = format!(
+        if r < 2 || self.axis >= r - 1 || !packed[r - 1].is(self.block) {
+            return Err(fail(format!(
                 "a packed array has the blocks at axis {} and a last axis of {}",
                 self.axis, self.block
-            );
-            return Err(self.fail(&[], why));
+            )));
         }
         let blocks = &packed[self.axis];
-        let high = Condition::at_most(channels.clone(), blocks * &b);
-        let low = Condition::at_most(
-            (blocks - &SymDim::from(1)) * &b + SymDim::from(1),
-            channels.clone(),
-        );
-        let mut conditions: Small<Condition> = Small::new();
-        for c in [high, low] {
-            match c.holds(&[]) {
-                Some(true) => {}
-                Some(false) => {
-                    let why = format!("{channels} channels do not fill {blocks} blocks of {b}");
-                    return Err(self.fail(&[], why));
-                }
-                None => conditions.push(c),
-            }
-        }
-        let mut dims: Small<SymDim> = packed[..r - 1].iter().cloned().collect();
-        dims[self.axis] = channels.clone();
-        Ok(SymShape { dims, conditions })
+        let mut conds = E::Conds::default();
+        E::fills(&channels, blocks, self.block, &mut conds).map_err(fail)?;
+        let mut dims: Small<E> = packed[..r - 1].iter().cloned().collect();
+        dims[self.axis] = channels;
+        Ok((dims, conds))
     }
 
     /// `pack` of an input of `input` as ONNX nodes: `Pad` (when `block` does not divide the
@@ -329,5 +308,72 @@ impl Blocked {
             let why = "this conversion has no ONNX node";
             Fail::whole(Rule::OnnxInexpressible, why).attach_no_input(Origin::Convert, "convert")
         })
+    }
+}
+
+/// What the blocked layouts' rules need of a dim besides [`Extent`]: the blocks a channel count
+/// fills, and whether it fills a number of blocks exactly.
+trait Channels: Extent {
+    /// `ceil(self / block)` (`block >= 1`).
+    fn blocks(&self, block: usize) -> Result<Self, Fail>;
+
+    /// Whether `channels` needs exactly `blocks` blocks of `block`:
+    /// `(blocks - 1) * block < channels <= blocks * block`, what the dims do not decide added
+    /// to `conds`; the reason where they decide it does not.
+    fn fills(
+        channels: &Self,
+        blocks: &Self,
+        block: usize,
+        conds: &mut Self::Conds,
+    ) -> Result<(), String>;
+}
+
+impl Channels for usize {
+    fn blocks(&self, block: usize) -> Result<usize, Fail> {
+        Ok(self.div_ceil(block))
+    }
+
+    fn fills(channels: &usize, blocks: &usize, block: usize, _: &mut ()) -> Result<(), String> {
+        match channels.div_ceil(block) == *blocks {
+            true => Ok(()),
+            false => Err(format!(
+                "{channels} channels fill {} blocks of {block}, not {blocks}",
+                channels.div_ceil(block)
+            )),
+        }
+    }
+}
+
+impl Channels for SymDim {
+    fn blocks(&self, block: usize) -> Result<SymDim, Fail> {
+        (self + &SymDim::from(block - 1))
+            .floor_div(&SymDim::from(block))
+            .map_err(|e| Fail::whole(Rule::SymbolLimit, e.to_string()))
+    }
+
+    fn fills(
+        channels: &SymDim,
+        blocks: &SymDim,
+        block: usize,
+        conds: &mut Small<Condition>,
+    ) -> Result<(), String> {
+        let b = SymDim::from(block);
+        let high = Condition::at_most(channels.clone(), blocks * &b);
+        let low = Condition::at_most(
+            (blocks - &SymDim::from(1)) * &b + SymDim::from(1),
+            channels.clone(),
+        );
+        for c in [high, low] {
+            match c.holds(&[]) {
+                Some(true) => {}
+                Some(false) => {
+                    return Err(format!(
+                        "{channels} channels do not fill {blocks} blocks of {b}"
+                    ));
+                }
+                None => conds.add(c),
+            }
+        }
+        Ok(())
     }
 }

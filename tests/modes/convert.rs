@@ -546,3 +546,34 @@ fn repeat_and_reshapes_convert() {
     let flat: Vec<i8> = flat.iter().copied().collect();
     assert_eq!(flat, x.t().iter().map(|&v| v as i8).collect::<Vec<_>>());
 }
+
+/// `Blocked`'s shapes of numbers and of symbols are one rule: for every small shape, block and
+/// channel count, the symbolic answer bound to the numbers is the numeric one, and each
+/// refuses what the other refuses.
+#[test]
+fn blocked_shapes_agree_for_numbers_and_symbols() {
+    use ndarray_reshape::SymDim;
+    for block in [1, 3, 8, 16] {
+        for axis in 0..4 {
+            let b = Blocked::new(block).unwrap().axis(axis);
+            for c in [1usize, 2, 7, 8, 16, 17, 33] {
+                let input = [2, c, 5];
+                let names = [("N", 2), ("C", c), ("W", 5)];
+                let syms: Vec<SymDim> = names.iter().map(|(n, _)| SymDim::sym(n)).collect();
+                let num = b.packed_shape(&input).ok();
+                let sym = b.packed_symbolic(&syms).ok().and_then(|s| s.eval(&names));
+                assert_eq!(num, sym, "pack {input:?} by {block} along {axis}");
+                let Some(packed) = num else { continue };
+                for channels in [c.saturating_sub(block), c, c + 1, c + block] {
+                    let num = b.unpacked_shape(&packed, channels).ok();
+                    let p: Vec<SymDim> = packed.iter().map(|&d| SymDim::from(d)).collect();
+                    let sym = b
+                        .unpacked_symbolic(&p, &SymDim::from(channels))
+                        .ok()
+                        .and_then(|s| s.eval(&[]));
+                    assert_eq!(num, sym, "unpack {packed:?} to {channels} by {block}");
+                }
+            }
+        }
+    }
+}
