@@ -401,9 +401,10 @@ fn contradictory_facts_are_refused() -> R {
 fn every_dialect_keeps_a_values_conditions() -> R {
     let (b, t) = (s("B"), s("T"));
     // [B, T // (T - 1)], which holds only if T - 1 != 0.
-    let q =
-        ShapeValue::shape_of(&[t.clone()]).floor_div(&ShapeValue::shape_of(&[t.clone() - k(1)]))?;
-    let value = ShapeValue::concat(&[ShapeValue::shape_of(&[b.clone()]), q])?;
+    let less = t.clone() - k(1);
+    let q = ShapeValue::shape_of(std::slice::from_ref(&t))
+        .floor_div(&ShapeValue::shape_of(std::slice::from_ref(&less)))?;
+    let value = ShapeValue::concat(&[ShapeValue::shape_of(std::slice::from_ref(&b)), q])?;
     let needs = value.conditions().to_vec();
     assert_eq!(needs.len(), 1, "{value}");
     let input = value.entries().to_vec();

@@ -122,55 +122,7 @@ impl Pack {
         &self,
         inputs: &[&[usize]],
     ) -> Result<(Vec<usize>, Vec<Vec<usize>>), ReshapeError> {
-        let Some(first) = inputs.first() else {
-            return Err(
-                Fail::whole(Rule::BadPattern, "pack takes at least one array").attach(
-                    Origin::Rearrange,
-                    &[],
-                    self,
-                ),
-            );
-        };
-        let mut packed = Vec::with_capacity(inputs.len());
-        let mut total = 0usize;
-        for (i, &shape) in inputs.iter().enumerate() {
-            let fail = |f: Fail| f.attach(Origin::Rearrange, shape, self);
-            let min = self.before + self.after;
-            if shape.len() < min {
-                let why = format!(
-                    "input {i} has {} dims; the pattern names {min} fixed axes",
-                    shape.len()
-                );
-                return Err(fail(Fail::at(Rule::PatternRank, i, why)));
-            }
-            let end = shape.len() - self.after;
-            // Every shape here has at least `before + after` dims (the first was checked first).
-            let fixed = |s: &[usize]| -> Vec<usize> {
-                let e = s.len() - self.after;
-                s[..self.before].iter().chain(&s[e..]).copied().collect()
-            };
-            if fixed(shape) != fixed(first) {
-                let why = format!(
-                    "input {i}'s fixed axes {:?} differ from input 0's {:?}",
-                    fixed(shape),
-                    fixed(first)
-                );
-                return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
-            }
-            let part = &shape[self.before..end];
-            let n = part.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
-            total = match n.and_then(|n| total.checked_add(n)) {
-                Some(t) if t <= isize::MAX as usize => t,
-                _ => {
-                    let why = "the packed axis is longer than isize::MAX".to_owned();
-                    return Err(fail(Fail::at(Rule::Overflow, i, why)));
-                }
-            };
-            packed.push(part.to_vec());
-        }
-        let mut shape = first[..self.before].to_vec();
-        shape.push(total);
-        shape.extend_from_slice(&first[first.len() - self.after..]);
+        let (shape, packed, ()) = self.packed(inputs)?;
         Ok((shape, packed))
     }
 
@@ -196,50 +148,68 @@ impl Pack {
         &self,
         inputs: &[Vec<SymDim>],
     ) -> Result<(Vec<SymDim>, Vec<Condition>), ReshapeError> {
+        let inputs: Vec<&[SymDim]> = inputs.iter().map(Vec::as_slice).collect();
+        let (shape, _, conds) = self.packed(&inputs)?;
+        let mut kept = Vec::new();
+        kept.add_all(conds.iter().cloned());
+        Ok((shape, kept))
+    }
+
+    /// The rule of [`pack_shapes`](Self::pack_shapes), for numbers and symbols alike: the
+    /// packed shape, each input's packed dims, the conditions.
+    #[allow(clippy::type_complexity)]
+    fn packed<E: Packs>(
+        &self,
+        inputs: &[&[E]],
+    ) -> Result<(Vec<E>, Vec<Vec<E>>, E::Conds), ReshapeError> {
         let Some(first) = inputs.first() else {
-            return Err(
-                Fail::whole(Rule::BadPattern, "pack takes at least one array").attach(
-                    Origin::Rearrange,
-                    &[],
-                    self,
-                ),
-            );
+            let f = Fail::whole(Rule::BadPattern, "pack takes at least one array");
+            return Err(E::attach(f, Origin::Rearrange, &[], self));
         };
-        let mut conds: Vec<Condition> = Vec::new();
-        let mut total = SymDim::from(0);
-        for (i, shape) in inputs.iter().enumerate() {
-            let fail = |f: Fail| f.attach_sym(Origin::Rearrange, shape, self);
-            if shape.len() < self.before + self.after || first.len() < self.before + self.after {
-                let why = format!("input {i} has {} dims; the pattern names more", shape.len());
+        let mut conds = E::Conds::default();
+        let mut packed = Vec::with_capacity(inputs.len());
+        let mut total = E::lit(0);
+        for (i, &shape) in inputs.iter().enumerate() {
+            let fail = |f: Fail| E::attach(f, Origin::Rearrange, shape, self);
+            let min = self.before + self.after;
+            if shape.len() < min {
+                let why = format!(
+                    "input {i} has {} dims; the pattern names {min} fixed axes",
+                    shape.len()
+                );
                 return Err(fail(Fail::at(Rule::PatternRank, i, why)));
             }
             let end = shape.len() - self.after;
-            let pairs = shape[..self.before]
+            // Every shape here has at least `before + after` dims (the first was checked first).
+            let fixed = |s: &[E]| -> Vec<E> {
+                let e = s.len() - self.after;
+                s[..self.before].iter().chain(&s[e..]).cloned().collect()
+            };
+            let (mine, theirs) = (fixed(shape), fixed(first));
+            if !mine
                 .iter()
-                .zip(&first[..self.before])
-                .chain(shape[end..].iter().zip(&first[first.len() - self.after..]));
-            for (d, f) in pairs {
-                if d == f {
-                    continue;
-                }
-                match equals(d, f) {
-                    Exact::Always => {}
-                    Exact::Sometimes(c) => conds.add(c),
-                    Exact::Never => {
-                        let why = format!("input {i}'s fixed axis {d} differs from input 0's {f}");
-                        return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
-                    }
-                }
+                .zip(&theirs)
+                .all(|(d, f)| E::same(d, f, &mut conds))
+            {
+                let why = format!(
+                    "input {i}'s fixed axes {} differ from input 0's {}",
+                    list(&mine),
+                    list(&theirs)
+                );
+                return Err(fail(Fail::at(Rule::DimMismatch, i, why)));
             }
-            let part = shape[self.before..end]
-                .iter()
-                .fold(SymDim::from(1), |p, d| &p * d);
-            total = &total + &part;
+            let part = &shape[self.before..end];
+            let Some(t) = E::grow(&total, part) else {
+                let why = "the packed axis is longer than isize::MAX".to_owned();
+                return Err(fail(Fail::at(Rule::Overflow, i, why)));
+            };
+            total = t;
+            packed.push(part.to_vec());
         }
-        let mut out = first[..self.before].to_vec();
-        out.push(total);
-        out.extend_from_slice(&first[first.len() - self.after..]);
-        Ok((out, conds))
+        let mut shape = first[..self.before].to_vec();
+        shape.push(total);
+        shape.extend_from_slice(&first[first.len() - self.after..]);
+        Ok((shape, packed, conds))
     }
 
     /// The shapes [`unpack`](crate::ReshapeExt::unpack) gives for a packed array of shape
@@ -618,3 +588,49 @@ macro_rules! packed_dim {
 }
 
 packed_dim!(usize, u64, u32, isize, i64, i32);
+
+/// `[a, b, c]`, each dim as it prints.
+fn list<E: fmt::Display>(dims: &[E]) -> String {
+    let parts: Vec<String> = dims.iter().map(E::to_string).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// What `pack`'s rule needs of a dim besides [`Extent`]: whether two fixed axes are the same,
+/// and the packed axis grown by an input's part.
+trait Packs: Extent {
+    /// Whether `d` and `f` are equal: `false` where they differ for every value; where it
+    /// depends on the symbols, the condition added to `conds`.
+    fn same(d: &Self, f: &Self, conds: &mut Self::Conds) -> bool;
+
+    /// `total` plus the product of `part`, or `None` past `isize::MAX` (or the symbolic range).
+    fn grow(total: &Self, part: &[Self]) -> Option<Self>;
+}
+
+impl Packs for usize {
+    fn same(d: &usize, f: &usize, _: &mut ()) -> bool {
+        d == f
+    }
+
+    fn grow(total: &usize, part: &[usize]) -> Option<usize> {
+        let n = part.iter().try_fold(1usize, |p, &d| p.checked_mul(d))?;
+        total.checked_add(n).filter(|&t| t <= isize::MAX as usize)
+    }
+}
+
+impl Packs for SymDim {
+    fn same(d: &SymDim, f: &SymDim, conds: &mut Small<Condition>) -> bool {
+        match equals(d, f) {
+            Exact::Always => true,
+            Exact::Sometimes(c) => {
+                conds.add(c);
+                true
+            }
+            Exact::Never => false,
+        }
+    }
+
+    fn grow(total: &SymDim, part: &[SymDim]) -> Option<SymDim> {
+        let n = part.iter().fold(SymDim::from(1), |p, d| &p * d);
+        Some(total + &n).filter(SymDim::is_valid)
+    }
+}
