@@ -70,23 +70,25 @@ impl<'a, A> RawArray<'a, A> {
         }
     }
 
-    /// The array at `ptr` with `shape` and `strides`.
+    /// The array of `len` elements at `ptr` with `shape` and `strides`.
     ///
     /// # Safety
     ///
-    /// Every index within `shape` must address an element of a live array readable for `'a`
-    /// (the product of `shape` fits `usize`).
+    /// `len` must be the product of `shape` (0 when a dim is, whatever the others multiply
+    /// to), and every index within `shape` must address an element of a live array readable
+    /// for `'a`.
     #[inline(always)]
     pub(crate) unsafe fn from_parts(
         ptr: *const A,
         shape: &'a [usize],
         strides: &'a [isize],
+        len: usize,
     ) -> RawArray<'a, A> {
         RawArray {
             ptr,
             shape,
             strides,
-            len: shape.iter().product(),
+            len,
             life: PhantomData,
         }
     }

@@ -14,6 +14,7 @@ pub(crate) struct SliceView<'a, A> {
     shape: &'a [usize],
     strides: &'a [isize],
     offset: usize,
+    len: usize,
 }
 
 /// Where a view leaves its slice: at axis `Some(k)` (index `reached`), or with `offset` itself
@@ -42,6 +43,7 @@ impl<'a, A> SliceView<'a, A> {
             shape,
             strides,
             offset,
+            len,
         };
         if len == 0 {
             return Ok(view);
@@ -76,12 +78,13 @@ impl<'a, A> SliceView<'a, A> {
     fn raw(&self) -> RawArray<'_, A> {
         // SAFETY: `new` checked that every index the view reaches is inside `data`, borrowed
         // shared for as long as the view (element `[0, ...]` at `offset`, never read when the
-        // view is empty).
+        // view is empty), and took `len`, the product of `shape`, from the caller.
         unsafe {
             RawArray::from_parts(
                 self.data.as_ptr().wrapping_add(self.offset),
                 self.shape,
                 self.strides,
+                self.len,
             )
         }
     }

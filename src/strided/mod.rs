@@ -599,6 +599,14 @@ mod tests {
         let empty = empty.unwrap();
         assert!(empty.is_empty());
         assert_eq!(empty.to_vec(Order::C).unwrap(), Vec::<u64>::new());
+        // The other dims multiply past `usize` before the 0: still no elements to read.
+        // SAFETY: as above.
+        let wide = unsafe {
+            StridedSlice::from_raw_parts(dangling, 0, &[usize::MAX, 3, 0], &[1, 1, 1], 0)
+        };
+        let wide = wide.unwrap();
+        assert_eq!(wide.to_vec(Order::F).unwrap(), Vec::<u64>::new());
+        wide.copy_into(Order::C, &mut []).unwrap();
         // Past `isize::MAX` elements with none empty: an overflow still.
         let big = StridedSlice::new(&data, &[usize::MAX, 2], &[0, 0], 0).unwrap_err();
         assert_eq!(big.category(), "overflow");

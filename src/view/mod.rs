@@ -255,10 +255,12 @@ impl<'a, A, D: Dimension> Reads<'a, A, D> {
     pub(crate) fn source(&self) -> RawArray<'a, A> {
         match self.arranged {
             None => RawArray::of(self.a),
-            // SAFETY: the arranged axes split and permute the axes of `a` (and add unit ones)
-            // as the plan for `a` found, so they address only its elements, readable for `'a`.
+            // SAFETY: the arranged axes split and permute the axes of `a` and add broadcast
+            // ones (stride 0, a repeat's) as the plan for `a` found, so they address only its
+            // elements, readable for `'a`; their lengths multiply to the output's size, which
+            // the plan bounded.
             Some((shape, strides)) => unsafe {
-                RawArray::from_parts(self.a.as_ptr(), shape, strides)
+                RawArray::from_parts(self.a.as_ptr(), shape, strides, shape.iter().product())
             },
         }
     }
