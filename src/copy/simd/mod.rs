@@ -1,12 +1,13 @@
 //! Register-blocked transposes of plain-data elements: a tile of the blocked copy (see
 //! [`Tiles`](super::kernels::Tiles)) moved through vector registers in square blocks, with a
 //! kernel chosen once per copy ([`kernel`]) by element size (1, 2, 4 and 16 bytes, and 8 bytes
-//! in L1 or on AMD), copy size, strides and the instruction sets found at run time (`x86.rs`);
-//! the row kernels (streaming and reversed rows, `x86_rows.rs`); and the strips ([`strip`]),
-//! which split groups of 2 to 4 small elements into rows or merge rows into groups (HWC and CHW
-//! images). Elements are moved as bits (any plain type of that size), so the results are the scalar
-//! kernel's bit for bit; the scalar kernel is the twin that Miri, other element sizes and other
-//! machines run.
+//! in L1 or on AMD), copy size, strides and the instruction sets found at run time; the row
+//! kernels (streaming and reversed rows); and the strips ([`strip`]), which split groups of 2
+//! to 4 small elements into rows or merge rows into groups (HWC and CHW images). The kernels
+//! and their choosers are x86-64's (`x86/`: `tiles.rs`, `rows.rs`) or, elsewhere and under
+//! Miri, `portable.rs`'s, which choose none. Elements are moved as bits (any plain type of that
+//! size), so the results are the scalar kernel's bit for bit; the scalar kernel is the twin
+//! that Miri, other element sizes and other machines run.
 
 /// An element type whose clone is a copy of its bits and which has no padding: the primitive
 /// numbers, `bool`, `char`, the `half` crate's `f16` and `bf16` (16-bit wrappers of a `u16`,
