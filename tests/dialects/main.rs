@@ -7,6 +7,8 @@
 mod json;
 // The array oracle's explanation invariants are used here; its symbolic checks are the
 // `shapes` binary's, its array checks the sweep's.
+#[path = "../common/onnx_run.rs"]
+mod onnx_run;
 #[allow(dead_code)]
 #[path = "../common/oracle.rs"]
 mod oracle;

@@ -3,19 +3,12 @@
 //! every case's output shape, or an error exactly where einops raised one, of the kind einops
 //! raised.
 
-use std::path::PathBuf;
-
 use ndarray::{ArrayD, ArrayViewD, Axis, IxDyn, Slice};
 use ndarray_reshape::{OnnxNode, Rearrange, ReshapeError, ReshapeExt, ShapeSpec};
 use serde_json::Value;
 
-fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as usize)
-        .collect()
-}
+use crate::json::{corpus_lines, i64s, usizes};
+use crate::onnx_run;
 
 /// The case's input, built as its README says (a strided, permuted, flipped or broadcast view
 /// of a larger buffer holding `arange` values), given to `f`.
@@ -91,12 +84,7 @@ fn check(case: &Value) -> Result<(), String> {
     let expect = &case["expect"];
     match (got, expect.get("error_kind").and_then(Value::as_str)) {
         (Ok(shape), None) => {
-            let want: Vec<usize> = expect["shape"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d.as_u64().unwrap() as usize)
-                .collect();
+            let want = usizes(&expect["shape"]);
             if shape != want {
                 return Err(format!("shape {shape:?}, einops {want:?}"));
             }
@@ -116,12 +104,7 @@ fn check(case: &Value) -> Result<(), String> {
 fn values_and_view(case: &Value) -> Result<(), String> {
     let r = spec(case).map_err(|e| e.to_string())?;
     let expect = &case["expect"];
-    let want: Vec<i64> = expect["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap())
-        .collect();
+    let want = i64s(&expect["values"]);
     with_input(case, |x| {
         let y = x.reshape_with(&r).map_err(|e| e.to_string())?;
         let got: Vec<i64> = y.iter().copied().collect();
@@ -156,13 +139,7 @@ fn through_onnx(r: &Rearrange, x: &ArrayViewD<'_, i64>) -> Result<Vec<i64>, Stri
     let mut t = x.as_standard_layout().into_owned();
     for node in r.to_onnx_nodes(x.shape()).map_err(|e| e.to_string())? {
         t = match node {
-            OnnxNode::Reshape(o) => {
-                let shape = o.infer_shape(t.shape()).map_err(|e| e.to_string())?;
-                t.as_standard_layout()
-                    .into_owned()
-                    .into_shape_with_order(IxDyn(&shape))
-                    .map_err(|e| e.to_string())?
-            }
+            OnnxNode::Reshape(o) => onnx_run::reshape(t, &o)?,
             OnnxNode::Transpose { perm } => t.permuted_axes(IxDyn(&perm)),
             OnnxNode::Expand { shape } => t.broadcast(IxDyn(&shape)).ok_or("expand")?.to_owned(),
             other => return Err(format!("unexpected node {other:?}")),
@@ -173,31 +150,15 @@ fn through_onnx(r: &Rearrange, x: &ArrayViewD<'_, i64>) -> Result<Vec<i64>, Stri
 
 #[test]
 fn einops_cases() {
-    let dir = std::env::var_os("REARRANGE_CASES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rearrange"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
     let (mut n, mut failed) = (0, Vec::new());
-    for f in &files {
-        for line in std::fs::read_to_string(f)
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let case: Value = serde_json::from_str(line).unwrap();
-            n += 1;
-            if let Err(why) = check(&case) {
-                failed.push(format!(
-                    "{} {:?} {}: {why}",
-                    case["id"], case["pattern"], case["input_shape"]
-                ));
-            }
+    for (_, line) in corpus_lines("REARRANGE_CASES_DIR", "rearrange") {
+        let case: Value = serde_json::from_str(&line).unwrap();
+        n += 1;
+        if let Err(why) = check(&case) {
+            failed.push(format!(
+                "{} {:?} {}: {why}",
+                case["id"], case["pattern"], case["input_shape"]
+            ));
         }
     }
     println!(

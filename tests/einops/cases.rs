@@ -9,22 +9,15 @@
 //! numbers give `bool`, a pack of `int64` and `float64` gives `float64`), the input is
 //! converted to the result type first, as a Rust caller would.
 
-use std::path::PathBuf;
-
 use ndarray::{ArrayD, ArrayView, ArrayViewD, Axis, IxDyn, ShapeBuilder};
 use ndarray_reshape::{
     pack, parse_shape, OnnxNode, Pack, Reduce, Reducible, Reduction, ReshapeError, ReshapeExt,
-    ShapeSpec, SymDim,
+    SymDim,
 };
 use serde_json::Value;
 
-fn usizes(v: &Value) -> Vec<usize> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as usize)
-        .collect()
-}
+use crate::json::{corpus_lines, i64s, isizes, usizes};
+use crate::onnx_run;
 
 /// An element type of the cases, read from JSON.
 trait Elem: Copy + PartialEq + std::fmt::Debug + Send + Sync + Reducible {
@@ -103,13 +96,7 @@ impl Elem for bool {
 fn run_nodes<T: Elem>(mut t: ArrayD<T>, nodes: &[OnnxNode]) -> Result<ArrayD<T>, String> {
     for node in nodes {
         t = match node {
-            OnnxNode::Reshape(o) => {
-                let shape = o.infer_shape(t.shape()).map_err(|e| e.to_string())?;
-                t.as_standard_layout()
-                    .into_owned()
-                    .into_shape_with_order(IxDyn(&shape))
-                    .map_err(|e| e.to_string())?
-            }
+            OnnxNode::Reshape(o) => onnx_run::reshape(t, o)?,
             OnnxNode::Transpose { perm } => t.permuted_axes(IxDyn(perm)),
             OnnxNode::Reduce {
                 reduction,
@@ -144,14 +131,18 @@ struct Built<T> {
 }
 
 impl<T: Elem> Built<T> {
+    /// The case's input.
+    fn input(case: &Value) -> Built<T> {
+        Built::new(
+            &case["input_shape"],
+            &case["input_layout"],
+            &case["input_values"],
+        )
+    }
+
     fn new(shape: &Value, layout: &Value, values: &Value) -> Built<T> {
         let shape = usizes(shape);
-        let strides: Vec<isize> = layout["strides"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s.as_i64().unwrap() as isize)
-            .collect();
+        let strides = isizes(&layout["strides"]);
         let offset = layout["offset"].as_u64().unwrap() as usize;
         let mut buf =
             vec![T::of(&layout["filler"]); layout["buffer_len"].as_u64().unwrap() as usize];
@@ -300,11 +291,7 @@ fn same_values<T: Elem>(got: &ArrayViewD<'_, T>, expect: &Value) -> Result<(), S
 
 /// A `reduce`, `rearrange` or `repeat` case on elements of type `T`.
 fn apply<T: Elem>(case: &Value) -> Result<(), String> {
-    let input = Built::<T>::new(
-        &case["input_shape"],
-        &case["input_layout"],
-        &case["input_values"],
-    );
+    let input = Built::<T>::input(case);
     let x = input.view();
     let pattern = case["pattern"].as_str().unwrap();
     let given = lengths(case);
@@ -428,23 +415,13 @@ fn pack_case<T: Elem>(case: &Value) -> Result<(), String> {
 }
 
 fn unpack_case<T: Elem>(case: &Value) -> Result<(), String> {
-    let input = Built::<T>::new(
-        &case["input_shape"],
-        &case["input_layout"],
-        &case["input_values"],
-    );
+    let input = Built::<T>::input(case);
     let x = input.view();
     let shapes: Vec<Vec<i64>> = case["packed_shapes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| {
-            s.as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d.as_i64().unwrap())
-                .collect()
-        })
+        .map(i64s)
         .collect();
     let got = x.unpack(case["pattern"].as_str().unwrap(), &shapes);
     if errors(case, &got)? {
@@ -545,33 +522,18 @@ fn check(case: &Value, line: &str) -> Outcome {
 
 #[test]
 fn einops_cases() {
-    let dir = std::env::var_os("EINOPS_CASES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/einops"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|f| f.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
     let (mut n, mut passed, mut failed, mut quirks) = (0, 0, Vec::new(), Vec::new());
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let case: Value = serde_json::from_str(line).unwrap();
-            n += 1;
-            let label = format!("{} {} {:?}", case["id"], case["op"], case["pattern"]);
-            match (
-                check(&case, line),
-                case.get("quirk").and_then(Value::as_str),
-            ) {
-                (Outcome::Passed, _) => passed += 1,
-                (Outcome::Failed(why), Some(quirk)) => {
-                    quirks.push(format!("{label} ({quirk}): {why}"))
-                }
-                (Outcome::Failed(why), None) => failed.push(format!("{label}: {why}")),
-            }
+    for (_, line) in corpus_lines("EINOPS_CASES_DIR", "einops") {
+        let case: Value = serde_json::from_str(&line).unwrap();
+        n += 1;
+        let label = format!("{} {} {:?}", case["id"], case["op"], case["pattern"]);
+        match (
+            check(&case, &line),
+            case.get("quirk").and_then(Value::as_str),
+        ) {
+            (Outcome::Passed, _) => passed += 1,
+            (Outcome::Failed(why), Some(quirk)) => quirks.push(format!("{label} ({quirk}): {why}")),
+            (Outcome::Failed(why), None) => failed.push(format!("{label}: {why}")),
         }
     }
     println!(

@@ -10,6 +10,10 @@ mod einops_contract;
 mod cases;
 mod engine;
 mod errors;
+#[path = "../common/json.rs"]
+mod json;
+#[path = "../common/onnx_run.rs"]
+mod onnx_run;
 #[path = "../common/rng.rs"]
 mod rng;
 mod shapes;

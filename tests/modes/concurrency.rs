@@ -39,11 +39,16 @@ fn all_copies(a: &ArrayD<i64>) -> Result<Vec<ArrayD<i64>>, ReshapeError> {
         .collect()
 }
 
+/// 1.5 MiB of `i64`: past the parallel threshold, so the copies fork.
+fn source() -> ArrayD<i64> {
+    Array::from_iter(0..384 * 512i64)
+        .into_shape_with_order(IxDyn(&[384 * 512]))
+        .unwrap()
+}
+
 #[test]
 fn identical_results_with_1_2_and_many_threads() -> R {
-    let a = Array::from_iter(0..384 * 512i64)
-        .into_shape_with_order(IxDyn(&[384 * 512]))
-        .unwrap();
+    let a = source();
     let one = pool(1).install(|| all_copies(&a))?;
     let two = pool(2).install(|| all_copies(&a))?;
     let many = pool(7).install(|| all_copies(&a))?;
@@ -64,9 +69,7 @@ fn identical_results_with_1_2_and_many_threads() -> R {
 
 #[test]
 fn inside_parallel_iterators_and_nested_pools() -> R {
-    let a = Array::from_iter(0..384 * 512i64)
-        .into_shape_with_order(IxDyn(&[384 * 512]))
-        .unwrap();
+    let a = source();
     let want = all_copies(&a)?;
     // Reshapes (which may fork themselves) inside a parallel iterator inside a custom pool.
     let outer = pool(3);
@@ -101,9 +104,7 @@ fn inside_parallel_iterators_and_nested_pools() -> R {
 
 #[test]
 fn from_plain_threads() -> R {
-    let a = Array::from_iter(0..384 * 512i64)
-        .into_shape_with_order(IxDyn(&[384 * 512]))
-        .unwrap();
+    let a = source();
     let want = all_copies(&a)?;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..4).map(|_| s.spawn(|| all_copies(&a))).collect();

@@ -286,48 +286,40 @@ fn large<T: Elem>(each: impl Fn(ArrayViewD<'_, T>, &str), huge: bool) {
     }
 }
 
-#[test]
-fn one_byte() {
-    small::<u8>(check_copy);
-    large::<u8>(check_copy, true);
+/// The copies of small shapes and of large ones (the huge cases too) of `T`.
+fn small_and_large<T: Elem + Copy>() {
+    small::<T>(check_copy);
+    large::<T>(check_copy, true);
 }
 
-#[test]
-fn two_bytes() {
-    small::<u16>(check_copy);
-    large::<u16>(check_copy, true);
+/// A test of `small_and_large` per plain element size.
+macro_rules! plain_sizes {
+    ($($name:ident: $t:ty),*) => {$(
+        #[test]
+        fn $name() {
+            small_and_large::<$t>();
+        }
+    )*};
 }
+
+plain_sizes!(one_byte: u8, two_bytes: u16, eight_bytes: f64, sixteen_bytes: u128);
 
 /// Half precision (`half`'s `f16` and `bf16`) moves as 2-byte plain elements, as `u16` does.
 #[test]
 fn half_precision() {
-    small::<half::f16>(check_copy);
-    large::<half::f16>(check_copy, true);
+    small_and_large::<half::f16>();
     large::<half::bf16>(check_copy, false);
 }
 
 #[test]
 fn four_bytes() {
     // Plain 4-byte elements (f32, u32) take the vector tiles.
-    small::<f32>(check_copy);
-    large::<f32>(check_copy, true);
+    small_and_large::<f32>();
     large::<u32>(check_copy, false);
     // An array of 4 bytes (no padding: the vector tiles), and a `Copy` tuple of 4 bytes with a
     // padding byte (the generic path, which never reads the padding).
     large::<[u8; 4]>(check_copy, false);
     large::<(u8, u16)>(check_copy, false);
-}
-
-#[test]
-fn eight_bytes() {
-    small::<f64>(check_copy);
-    large::<f64>(check_copy, true);
-}
-
-#[test]
-fn sixteen_bytes() {
-    small::<u128>(check_copy);
-    large::<u128>(check_copy, true);
 }
 
 #[test]
@@ -358,8 +350,6 @@ fn declared_plain_types() {
     Rgba::declare();
     Fixed::declare();
     Rgba::declare();
-    small::<Rgba>(check_copy);
-    large::<Rgba>(check_copy, true);
-    small::<Fixed>(check_copy);
-    large::<Fixed>(check_copy, true);
+    small_and_large::<Rgba>();
+    small_and_large::<Fixed>();
 }

@@ -275,6 +275,19 @@ fn zero_d_and_empty() -> R {
     Ok(())
 }
 
+/// `check` on `Copy` elements of 1, 2, 4, 8, 16, 40 and 0 bytes.
+macro_rules! every_size {
+    ($check:ident) => {
+        $check(|i| i as u8)?;
+        $check(|i| i as u16)?;
+        $check(|i| i as f32)?;
+        $check(|i| i as f64)?;
+        $check(|i| i as u128)?;
+        $check(|i| [i as u64; 5])?;
+        $check(|_| ())?; // zero-sized
+    };
+}
+
 #[test]
 fn element_types_of_every_size() -> R {
     fn check<A: Clone + PartialEq + std::fmt::Debug + Send + Sync>(f: impl Fn(usize) -> A) -> R {
@@ -291,14 +304,8 @@ fn element_types_of_every_size() -> R {
         );
         Ok(())
     }
-    check(|i| i as u8)?;
-    check(|i| i as u16)?;
-    check(|i| i as f32)?;
-    check(|i| i as f64)?;
-    check(|i| i as u128)?;
-    check(|i| [i as u64; 5])?;
-    check(|i| i.to_string())?;
-    check(|_| ())?; // zero-sized
+    every_size!(check);
+    check(|i| i.to_string())?; // not `Copy`
     Ok(())
 }
 
@@ -347,13 +354,7 @@ fn copy_into_a_buffer_for_every_size_and_stride() -> R {
         );
         Ok(())
     }
-    check(|i| i as u8)?;
-    check(|i| i as u16)?;
-    check(|i| i as f32)?;
-    check(|i| i as f64)?;
-    check(|i| i as u128)?;
-    check(|i| [i as u64; 5])?;
-    check(|_| ())?; // zero-sized
+    every_size!(check);
     Ok(())
 }
 

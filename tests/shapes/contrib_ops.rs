@@ -222,16 +222,28 @@ fn contributed_operators_follow_onnxruntime_docs() {
     );
 }
 
+/// A graph with a recurrent layer's inputs: `x` of 8 features over the two named axes, `w`
+/// and `r` of `directions` and `gates` rows (hidden size 16).
+fn recurrent(axes: [&str; 2], directions: usize, gates: usize) -> Graph {
+    let mut g = Graph::new(17);
+    let [a, b] = axes.map(InputDim::named);
+    g.input("x", ElemType::FLOAT, [a, b, 8.into()]);
+    g.input(
+        "w",
+        ElemType::FLOAT,
+        [directions.into(), gates.into(), 8.into()],
+    );
+    g.input(
+        "r",
+        ElemType::FLOAT,
+        [directions.into(), gates.into(), 16.into()],
+    );
+    g
+}
+
 #[test]
 fn recurrent_layouts_and_directions() {
-    let mut g = Graph::new(17);
-    g.input(
-        "x",
-        ElemType::FLOAT,
-        [InputDim::named("B"), InputDim::named("T"), 8.into()],
-    );
-    g.input("w", ElemType::FLOAT, [1.into(), 48.into(), 8.into()]);
-    g.input("r", ElemType::FLOAT, [1.into(), 48.into(), 16.into()]);
+    let mut g = recurrent(["B", "T"], 1, 48);
     // GRU with layout 1 (batch first), the hidden size from R.
     g.node(GraphNode::new("GRU", ["x", "w", "r"], ["y", "h"]).attr("layout", OpAttr::from(1)));
     let shapes = g.infer(&Assumptions::new()).unwrap();
@@ -240,14 +252,7 @@ fn recurrent_layouts_and_directions() {
         "float32[B, T, 1, 16]"
     );
     assert_eq!(shapes.fact("h").unwrap().to_string(), "float32[B, 1, 16]");
-    let mut g = Graph::new(17);
-    g.input(
-        "x",
-        ElemType::FLOAT,
-        [InputDim::named("T"), InputDim::named("B"), 8.into()],
-    );
-    g.input("w", ElemType::FLOAT, [2.into(), 64.into(), 8.into()]);
-    g.input("r", ElemType::FLOAT, [2.into(), 64.into(), 16.into()]);
+    let mut g = recurrent(["T", "B"], 2, 64);
     g.node(
         GraphNode::new("LSTM", ["x", "w", "r"], ["y", "h", "c"])
             .attr("hidden_size", OpAttr::from(16))

@@ -10,6 +10,8 @@ mod contrib_ops;
 mod graph_sweep;
 #[path = "../common/graphs.rs"]
 mod graphs;
+#[path = "../common/json.rs"]
+mod json;
 mod memory;
 mod node_tests;
 #[cfg(feature = "onnx")]

@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 use ndarray_reshape::{ElemType, Graph, TensorData, UnknownOps};
 use serde_json::Value;
 
-use super::opshapes::{graph, opsets};
+use crate::json::usizes;
+
+use super::opshapes::{graph, opsets, reported_symbols};
 
 /// The record's graph with the inputs of recorded values as initializers (all of them for
 /// `concrete`; else the integer ones and short float vectors), the other inputs' dims as
@@ -28,12 +30,7 @@ fn walkable(record: &Value, concrete: bool) -> (Graph, Vec<(String, Vec<usize>)>
     for (k, i) in inputs.into_iter().enumerate() {
         let name = i["name"].as_str().unwrap().to_string();
         let elem = ElemType::from_code(i["elem_type"].as_i64().unwrap() as i32);
-        let shape: Vec<usize> = i["dims"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| d.as_u64().unwrap() as usize)
-            .collect();
+        let shape = usizes(&i["dims"]);
         if let Some(v) = values.get(&name) {
             let short_floats = shape.len() <= 1 && shape.iter().product::<usize>() <= 8;
             if concrete || elem.is_integer() || short_floats {
@@ -111,21 +108,10 @@ fn run(record: &Value, concrete: bool) -> Outcome {
         let parts = s.strip_prefix('i').and_then(|r| r.split_once('_'));
         parts.is_some_and(|(a, b)| a.parse::<usize>().is_ok() && b.parse::<usize>().is_ok())
     };
-    let reported: Vec<String> = shapes
-        .inexact()
-        .iter()
-        .filter_map(|i| shapes.fact(i.tensor())?.shape())
-        .flatten()
-        .flat_map(|d| d.symbols().into_iter().map(String::from))
-        .collect();
+    let reported: Vec<String> = reported_symbols(&shapes).collect();
     let mut decided = false;
     for (name, want) in record["outputs"].as_object().unwrap() {
-        let want: Vec<usize> = want
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| d.as_u64().unwrap() as usize)
-            .collect();
+        let want = usizes(&want);
         let fact = shapes.fact(name).unwrap();
         let fresh: Vec<String> = fact
             .shape()

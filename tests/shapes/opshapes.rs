@@ -20,6 +20,8 @@ use ndarray_reshape::{
 };
 use serde_json::Value;
 
+use crate::json::usizes;
+
 /// The values of a (possibly nested) JSON list, flattened; `"nan"`, `"inf"` and booleans
 /// read as numbers.
 fn flat(v: &Value, out: &mut Vec<f64>, ints: &mut Vec<i64>, all_int: &mut bool) {
@@ -51,12 +53,7 @@ fn flat(v: &Value, out: &mut Vec<f64>, ints: &mut Vec<i64>, all_int: &mut bool) 
 /// A tensor of the record: `dtype`, `shape`, `values` where recorded.
 pub(crate) fn tensor(t: &Value) -> TensorData {
     let elem = ElemType::from_name(t["dtype"].as_str().unwrap()).expect("a known dtype");
-    let shape: Vec<usize> = t["shape"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_u64().unwrap() as usize)
-        .collect();
+    let shape = usizes(&t["shape"]);
     let mut data = TensorData::new(elem, &shape);
     if let Some(v) = t.get("values").filter(|v| !v.is_null()) {
         let (mut floats, mut ints, mut all_int) = (Vec::new(), Vec::new(), true);
@@ -194,6 +191,16 @@ struct Count {
 }
 
 /// Scores one model's walk against its runtime record; every wrong dim is described.
+/// The symbols of every tensor the walk reports as inexact.
+pub(crate) fn reported_symbols(shapes: &GraphShapes) -> impl Iterator<Item = String> + '_ {
+    shapes
+        .inexact()
+        .iter()
+        .filter_map(|i| shapes.fact(i.tensor())?.shape())
+        .flatten()
+        .flat_map(|d| d.symbols().into_iter().map(String::from))
+}
+
 fn score(shapes: &GraphShapes, g: &Value, runtime: &Value, c: &mut Count, wrong: &mut Vec<String>) {
     let inputs: BTreeSet<String> = g["graph"]["inputs"]
         .as_array()
@@ -241,12 +248,7 @@ fn score(shapes: &GraphShapes, g: &Value, runtime: &Value, c: &mut Count, wrong:
     }
     let explained: BTreeSet<&str> = shapes.inexact().iter().map(|i| i.tensor()).collect();
     // The fresh symbols the walk made, each at a tensor it reports.
-    let reported: BTreeSet<String> = shapes
-        .inexact()
-        .iter()
-        .filter_map(|i| shapes.fact(i.tensor())?.shape())
-        .flatten()
-        .flat_map(|d| d.symbols().into_iter().map(String::from))
+    let reported: BTreeSet<String> = reported_symbols(&shapes)
         .filter(|s| !inputs.contains(s))
         .collect();
     for node in g["graph"]["nodes"].as_array().unwrap() {

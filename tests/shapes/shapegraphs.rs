@@ -21,10 +21,11 @@
 //! than 98% resolve (all of them in the default directory).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use ndarray_reshape::{Onnx, OpAttr, Paddle, ShapeSpec, ShapeValue, SymDim};
 use serde_json::Value;
+
+use crate::json::corpus_lines;
 
 /// One configuration a record was run at.
 struct Config {
@@ -638,31 +639,10 @@ pub(crate) fn check_named(rec: &Value, suffix: &str) -> Outcome {
 
 /// The records of every `*.jsonl` in the corpus directory, with where each came from.
 pub(crate) fn records() -> Vec<(String, Result<Value, String>)> {
-    let dir = std::env::var_os("SHAPEGRAPHS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/shapegraphs")
-        });
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no *.jsonl in {}", dir.display());
-    let mut out = Vec::new();
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap();
-        for (line, l) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let at = format!("{}:{}", file.display(), line + 1);
-            out.push((at, serde_json::from_str(l).map_err(|e| e.to_string())));
-        }
-    }
-    out
+    corpus_lines("SHAPEGRAPHS_DIR", "shapegraphs")
+        .into_iter()
+        .map(|(at, l)| (at, serde_json::from_str(&l).map_err(|e| e.to_string())))
+        .collect()
 }
 
 /// The harness itself: a runtime value changed makes a record unsound, an op it does not know
