@@ -111,7 +111,7 @@ fn run(record: &Value, concrete: bool) -> Outcome {
     let reported: Vec<String> = reported_symbols(&shapes).collect();
     let mut decided = false;
     for (name, want) in record["outputs"].as_object().unwrap() {
-        let want = usizes(&want);
+        let want = usizes(want);
         let fact = shapes.fact(name).unwrap();
         let fresh: Vec<String> = fact
             .shape()

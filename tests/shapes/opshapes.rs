@@ -248,7 +248,7 @@ fn score(shapes: &GraphShapes, g: &Value, runtime: &Value, c: &mut Count, wrong:
     }
     let explained: BTreeSet<&str> = shapes.inexact().iter().map(|i| i.tensor()).collect();
     // The fresh symbols the walk made, each at a tensor it reports.
-    let reported: BTreeSet<String> = reported_symbols(&shapes)
+    let reported: BTreeSet<String> = reported_symbols(shapes)
         .filter(|s| !inputs.contains(s))
         .collect();
     for node in g["graph"]["nodes"].as_array().unwrap() {

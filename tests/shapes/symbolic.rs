@@ -18,9 +18,7 @@ use serde_json::Value;
 #[path = "../common/oracle.rs"]
 mod oracle;
 
-#[path = "../common/json.rs"]
-mod json;
-use json::{i64s, usizes};
+use crate::json::{i64s, usizes};
 
 fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
