@@ -556,13 +556,7 @@ impl ShapeValue {
         let (len, scalar) = match across {
             false => (1, true),
             true => {
-                let len = broadcast(&lens).map_err(|p| {
-                    op.fail(
-                        Rule::LengthMismatch,
-                        Some(p),
-                        format!("lengths {lens:?} do not broadcast"),
-                    )
-                })?;
+                let len = op.broadcast(&lens)?;
                 (len, values.iter().all(|v| v.scalar))
             }
         };

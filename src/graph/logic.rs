@@ -4,9 +4,9 @@
 //! symbols' bounds decide them and exact expressions otherwise.
 
 use super::ops::Written;
-use super::value::{broadcast, joined, joined_ty, sizes};
+use super::value::{joined, joined_ty, sizes};
 use super::ShapeValue;
-use crate::error::{ReshapeError, Rule};
+use crate::error::ReshapeError;
 use crate::sym::SymDim;
 
 /// `1` where `d` is non-zero, else `0`: how the logic operators read an entry.
@@ -212,13 +212,7 @@ impl ShapeValue {
             name: "select",
             operands: &[cond, if_true, if_false],
         };
-        let len = broadcast(&lens).map_err(|p| {
-            op.fail(
-                Rule::LengthMismatch,
-                Some(p),
-                format!("lengths {lens:?} do not broadcast"),
-            )
-        })?;
+        let len = op.broadcast(&lens)?;
         let entries = (0..len)
             .map(|i| cond.at(i).select(if_true.at(i), if_false.at(i)))
             .collect();

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::value::{joined, joined_ty, sizes, MAX_ENTRIES};
+use super::value::{broadcast, joined, joined_ty, sizes, MAX_ENTRIES};
 use super::ShapeValue;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 
@@ -21,6 +21,18 @@ impl Written<'_> {
         let args: Vec<String> = self.operands.iter().map(|o| o.to_string()).collect();
         let written = format!("{}({})", self.name, args.join(", "));
         Fail::new(rule, operand, detail).attach_no_input(Origin::ShapeOp, written)
+    }
+
+    /// The length operands of `lens` broadcast to ([`broadcast`]), or the error naming the
+    /// first that does not.
+    pub(super) fn broadcast(&self, lens: &[usize]) -> Result<usize, ReshapeError> {
+        broadcast(lens).map_err(|p| {
+            self.fail(
+                Rule::LengthMismatch,
+                Some(p),
+                format!("lengths {lens:?} do not broadcast"),
+            )
+        })
     }
 }
 

@@ -95,14 +95,7 @@ pub(crate) fn embed_layer_norm(n: &Node<'_>) -> S<Vec<Out>> {
 /// (`qkv_hidden_sizes`' last, else a third of the weights' columns), and `present` with the
 /// past's length added.
 pub(crate) fn ms_attention(n: &Node<'_>) -> S<Vec<Out>> {
-    let x = n.shape(0)?;
-    if x.len() != 3 {
-        return Err(n.fail(
-            Rule::ValueRank,
-            Some(0),
-            "input is not [B, S, hidden]".into(),
-        ));
-    }
+    let x = n.shape_of_rank(0, 3, "[B, S, hidden]")?;
     let v = match n.ints("qkv_hidden_sizes")? {
         Some(s) if s.len() == 3 => dim(n, s[2], "qkv_hidden_sizes")?,
         _ => {
@@ -146,14 +139,7 @@ pub(crate) fn multi_head_attention(n: &Node<'_>) -> S<Vec<Out>> {
 /// `GroupQueryAttention(query, key, value, past_key, past_value, seqlens_k, ...)`: the output
 /// `[B, S, num_heads * head_size]`; the present caches' length follows `seqlens_k`, data.
 pub(crate) fn group_query_attention(n: &Node<'_>) -> S<Vec<Out>> {
-    let q = n.shape(0)?;
-    if q.len() != 3 {
-        return Err(n.fail(
-            Rule::ValueRank,
-            Some(0),
-            "query is not [B, S, hidden]".into(),
-        ));
-    }
+    let q = n.shape_of_rank(0, 3, "[B, S, hidden]")?;
     let heads = dim(n, n.int_or("num_heads", 0)?, "num_heads")?;
     let kv = dim(n, n.int_or("kv_num_heads", 0)?, "kv_num_heads")?;
     let hidden = match n.opt(1) {

@@ -51,18 +51,11 @@ pub(crate) fn roi_align(n: &Node<'_>) -> S<Vec<Out>> {
 /// `Col2Im(input, image_shape, block_shape)`: `[N, C, image...]`, `C` the input's second dim
 /// over the block's size.
 pub(crate) fn col2im(n: &Node<'_>) -> S<Vec<Out>> {
-    let x = n.shape(0)?;
+    let x = n.shape_of_rank(0, 3, "[N, C*block, L]")?;
     let (image, block) = (
         n.sizes(1, "the image shape is computed from data")?,
         n.value(2)?,
     );
-    if x.len() != 3 {
-        return Err(n.fail(
-            Rule::ValueRank,
-            Some(0),
-            "the input is not [N, C*block, L]".into(),
-        ));
-    }
     let per = block
         .entries()
         .iter()

@@ -299,11 +299,7 @@ pub(crate) fn pad(n: &Node<'_>) -> S<Vec<Out>> {
 /// `DepthToSpace` (`up`) and `SpaceToDepth`: channels divided (or multiplied) by the
 /// block's square, height and width multiplied (or divided) by it.
 fn blocks(n: &Node<'_>, up: bool) -> S<Vec<Out>> {
-    let x = n.shape(0)?;
-    if x.len() != 4 {
-        let why = format!("a tensor of rank {}; it takes NCHW", x.len());
-        return Err(n.fail(Rule::ValueRank, Some(0), why));
-    }
+    let x = n.shape_of_rank(0, 4, "NCHW")?;
     let b = dim(
         n,
         n.int("blocksize")?

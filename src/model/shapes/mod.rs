@@ -148,6 +148,17 @@ impl<'a> Node<'a> {
             .ok_or_else(|| Stop::Unknown(format!("the rank of input {i} is not known")))
     }
 
+    /// Input `i`'s shape, which must be of rank `rank` (`layout` names its axes, `[N, C, H,
+    /// W]`); unknown where its rank is.
+    pub(crate) fn shape_of_rank(&self, i: usize, rank: usize, layout: &str) -> S<&'a [SymDim]> {
+        let x = self.shape(i)?;
+        if x.len() != rank {
+            let why = format!("input {i} of rank {}; it takes {layout}", x.len());
+            return Err(self.fail(Rule::ValueRank, Some(i), why));
+        }
+        Ok(x)
+    }
+
     /// Input `i`'s rank.
     pub(crate) fn rank(&self, i: usize) -> S<usize> {
         self.shape(i).map(<[SymDim]>::len)

@@ -9,11 +9,7 @@ use crate::sym::SymDim;
 /// `layout` 0, `[batch, seq, dirs, H]` and `[batch, dirs, H]` with `layout` 1. `H` is
 /// `hidden_size`, or `R`'s last dim.
 pub(crate) fn recurrent(n: &Node<'_>) -> S<Vec<Out>> {
-    let x = n.shape(0)?;
-    if x.len() != 3 {
-        let why = format!("an input of rank {}; it takes [seq, batch, input]", x.len());
-        return Err(n.fail(Rule::ValueRank, Some(0), why));
-    }
+    let x = n.shape_of_rank(0, 3, "[seq, batch, input]")?;
     let dirs = match n.string("direction")?.unwrap_or("forward") {
         "forward" | "reverse" => SymDim::from(1),
         "bidirectional" => SymDim::from(2),

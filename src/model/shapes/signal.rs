@@ -82,14 +82,7 @@ pub(crate) fn dft(n: &Node<'_>) -> S<Vec<Out>> {
 /// (length - frame_length) // step + 1`, `bins` the frame length (halved plus one when
 /// `onesided`, the default).
 pub(crate) fn stft(n: &Node<'_>) -> S<Vec<Out>> {
-    let x = n.shape(0)?;
-    if x.len() != 3 {
-        return Err(n.fail(
-            Rule::ValueRank,
-            Some(0),
-            "the signal is not [batch, length, 1 or 2]".into(),
-        ));
-    }
+    let x = n.shape_of_rank(0, 3, "[batch, length, 1 or 2]")?;
     let step = scalar(n, 1)?;
     let frame = match (n.opt(3), n.opt(2)) {
         (Some(_), _) => scalar(n, 3)?,
