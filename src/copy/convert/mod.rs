@@ -185,10 +185,10 @@ fn regions(axes: &[Axis], limits: &[Limit], fill: bool) -> Vec<Region> {
             .map(|a| a.len)
             .collect();
         let mut kept = Vec::new();
-        below(&lens, l.limit, &mut Vec::new(), &mut kept);
+        boxes(&lens, l.limit, true, &mut Vec::new(), &mut kept);
         let mut filled = Vec::new();
         if l.fill && fill {
-            above(&lens, l.limit, &mut Vec::new(), &mut filled);
+            boxes(&lens, l.limit, false, &mut Vec::new(), &mut filled);
         }
         let mut next = Vec::new();
         for r in out {
@@ -206,16 +206,17 @@ fn regions(axes: &[Axis], limits: &[Limit], fill: bool) -> Vec<Region> {
     out
 }
 
-/// Boxes of the numbers below `limit` written with digits of `lens` (most significant
-/// first), each a range per digit after `prefix`.
-fn below(
+/// Boxes of the numbers below `limit` (`below`), or from `limit` on, written with digits of
+/// `lens` (most significant first), each a range per digit after `prefix`.
+fn boxes(
     lens: &[usize],
     limit: usize,
+    below: bool,
     prefix: &mut Vec<(usize, usize)>,
     out: &mut Vec<Vec<(usize, usize)>>,
 ) {
     let Some((&n, rest)) = lens.split_first() else {
-        if limit > 0 {
+        if (limit > 0) == below {
             out.push(prefix.clone());
         }
         return;
@@ -224,54 +225,23 @@ fn below(
     if w == 0 || n == 0 {
         return;
     }
+    // The leading digit `q` is split at `r` (below it one side, from it the other); the
+    // digits before `q`, or after it, are whole.
     let (q, r) = (limit / w, limit % w);
-    if q > 0 {
+    let (lo, hi) = match below {
+        true => (0, q.min(n)),
+        false => (q + usize::from(r > 0), n),
+    };
+    if lo < hi {
         let mut b = prefix.clone();
-        b.push((0, q.min(n)));
+        b.push((lo, hi));
         b.extend(rest.iter().map(|&d| (0, d)));
         out.push(b);
     }
     if r > 0 && q < n {
         prefix.push((q, q + 1));
-        below(rest, r, prefix, out);
+        boxes(rest, r, below, prefix, out);
         prefix.pop();
-    }
-}
-
-/// Boxes of the numbers from `limit` on, as [`below`].
-fn above(
-    lens: &[usize],
-    limit: usize,
-    prefix: &mut Vec<(usize, usize)>,
-    out: &mut Vec<Vec<(usize, usize)>>,
-) {
-    let Some((&n, rest)) = lens.split_first() else {
-        if limit == 0 {
-            out.push(prefix.clone());
-        }
-        return;
-    };
-    let w: usize = rest.iter().product();
-    if w == 0 || n == 0 {
-        return;
-    }
-    let (q, r) = (limit / w, limit % w);
-    if q >= n {
-        return;
-    }
-    let whole_from = if r > 0 {
-        prefix.push((q, q + 1));
-        above(rest, r, prefix, out);
-        prefix.pop();
-        q + 1
-    } else {
-        q
-    };
-    if whole_from < n {
-        let mut b = prefix.clone();
-        b.push((whole_from, n));
-        b.extend(rest.iter().map(|&d| (0, d)));
-        out.push(b);
     }
 }
 

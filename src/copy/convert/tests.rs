@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use super::rows::Runs;
-use super::{above, below, regions, Axis, Elementwise, Limit, Rows, Vector};
+use super::{boxes, regions, Axis, Elementwise, Limit, Rows, Vector};
 
 /// The run of `conv` over `src` through the kernel `vector` (with parameters at `at` by
 /// `params`).
@@ -59,8 +59,8 @@ pub(crate) fn batched<A, B: Default + Clone, C: Elementwise<A, B>>(
     out
 }
 
-/// The boxes of [`below`] and [`above`] cover the numbers below and from the limit, each once,
-/// for every limit of small digit sets.
+/// The [`boxes`] below and from the limit cover the numbers below and from it, each once, for
+/// every limit of small digit sets.
 #[test]
 fn digit_boxes_cover_each_number_once() {
     for lens in [
@@ -73,12 +73,9 @@ fn digit_boxes_cover_each_number_once() {
         let total: usize = lens.iter().product();
         for limit in 0..=total {
             let mut seen = vec![0u8; total];
-            for (boxes, fill) in [(false, 0), (true, 1)] {
+            for (below, fill) in [(true, 0), (false, 1)] {
                 let mut out = Vec::new();
-                match boxes {
-                    false => below(&lens, limit, &mut Vec::new(), &mut out),
-                    true => above(&lens, limit, &mut Vec::new(), &mut out),
-                }
+                boxes(&lens, limit, below, &mut Vec::new(), &mut out);
                 for b in out {
                     for (n, count) in seen.iter_mut().enumerate() {
                         // The digits of `n`, most significant first.

@@ -2,7 +2,6 @@
 //! run (on every machine but x86-64, and under Miri everywhere).
 
 use super::kernels;
-use super::Ax;
 use crate::copy::fold::sealed::Element;
 use crate::copy::fold::Fold;
 
@@ -12,50 +11,11 @@ pub(crate) fn avx2() -> bool {
     false
 }
 
-/// [`kernels::fold_four_plain`], never called here ([`avx2`] is `false`).
-///
-/// # Safety
-///
-/// As [`kernels::fold_four`].
-#[inline(always)]
-pub(crate) unsafe fn fold_four<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    rows: [*const A; 4],
-) {
-    // SAFETY: the caller's contract.
-    unsafe { kernels::fold_four_plain::<A, O>(acc, rows) }
-}
-
-/// [`kernels::fold_two_plain`], never called here ([`avx2`] is `false`).
-///
-/// # Safety
-///
-/// As [`kernels::fold_two`].
-#[inline(always)]
-pub(crate) unsafe fn fold_two<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    q: *const A,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { kernels::fold_two_plain::<A, O>(acc, p, q) }
-}
-
-/// [`kernels::fold_row_plain`], never called here ([`avx2`] is `false`).
-///
-/// # Safety
-///
-/// As [`kernels::fold_row`].
-#[inline(always)]
-pub(crate) unsafe fn fold_row<A: Element, O: Fold<A::Acc>>(
-    acc: &mut [A::Acc],
-    p: *const A,
-    s: isize,
-    group: Option<Ax>,
-) {
-    // SAFETY: the caller's contract.
-    unsafe { kernels::fold_row_plain::<A, O>(acc, p, s, group) }
-}
+// The plain kernels under the names of x86.rs's AVX2 twins, never called here ([`avx2`] is
+// `false`).
+pub(super) use super::kernels::{
+    fold_four_plain as fold_four, fold_row_plain as fold_row, fold_two_plain as fold_two,
+};
 
 /// [`kernels::pairwise`], never called here ([`avx2`] is `false`).
 ///

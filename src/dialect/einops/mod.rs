@@ -246,7 +246,7 @@ super::dialect!(Rearrange as Origin::Rearrange, arranged by plan, permutes);
 
 impl Rules for Rearrange {
     fn rules<E: Extent>(&self, input: &[E], dims: &mut Small<E>) -> Result<E::Conds, Fail> {
-        self.with_recipe(input.len(), |r| r.output(input, dims))
+        self.with_recipe(input.len(), |r| r.output(input, dims, false))
     }
 }
 

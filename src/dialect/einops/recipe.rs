@@ -204,15 +204,21 @@ impl Recipe {
         Ok(lens)
     }
 
-    /// The output shape for `input` into `dims`: each output group's product.
+    /// The output shape for `input` into `dims`: each output group's product. A rearrangement
+    /// or repeat keeps the size (checked, with its conditions); a reduction (`reduced`) keeps
+    /// only its kept axes.
     pub(crate) fn output<E: Extent>(
         &self,
         input: &[E],
         dims: &mut Small<E>,
+        reduced: bool,
     ) -> Result<E::Conds, Fail> {
         let mut conds = E::Conds::default();
         let lens = self.lengths(input, &mut conds)?;
-        self.output_of(input, &lens, dims, &mut conds)?;
+        match reduced {
+            true => self.groups(&lens, dims),
+            false => self.output_of(input, &lens, dims, &mut conds)?,
+        }
         Ok(conds)
     }
 
@@ -315,19 +321,6 @@ impl Recipe {
         ))
     }
 
-    /// The output shape of a reduction of `input` into `dims`: each output group's product of
-    /// kept axes (no size to keep).
-    pub(crate) fn reduced<E: Extent>(
-        &self,
-        input: &[E],
-        dims: &mut Small<E>,
-    ) -> Result<E::Conds, Fail> {
-        let mut conds = E::Conds::default();
-        let lens = self.lengths(input, &mut conds)?;
-        self.groups(&lens, dims);
-        Ok(conds)
-    }
-
     /// The plan of a reduction of `input`: its output shape into `dims`, the input's axes split
     /// into the elementary axes in input order into `split`, and the split axes kept, in their
     /// order on the right, into `kept` (the others are reduced).
@@ -338,7 +331,7 @@ impl Recipe {
         split: &mut Arrangement,
         kept: &mut Small<usize>,
     ) -> Result<(), Fail> {
-        self.reduced(input, dims)?;
+        self.output(input, dims, true)?;
         let lens = self.lengths(input, &mut ())?;
         split.shape.clear();
         split.from.clear();

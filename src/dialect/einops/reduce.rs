@@ -163,7 +163,7 @@ impl Reduce {
         let mut dims = Small::new();
         let found = self
             .spec
-            .with_recipe(input.len(), |r| r.reduced(input, &mut dims))
+            .with_recipe(input.len(), |r| r.output(input, &mut dims, true))
             .map_err(|f| f.attach_sym(Origin::Rearrange, input, self))?;
         Ok(SymShape::new(dims, found.iter().cloned()))
     }
