@@ -489,8 +489,14 @@ impl<T: Quantized> QuantParams<T> {
         self.axis.map(|a| (a, self.scale.len()))
     }
 
-    /// The step of `kernel`, with these parameters.
-    fn step(&self, kernel: Kernel) -> Step<'_> {
+    /// The step with these parameters: the vector kernel `for_i8` or `for_u8` where `T` is
+    /// that type, else the element-wise one.
+    fn step(&self, for_i8: Kernel, for_u8: Kernel) -> Step<'_> {
+        let kernel = match () {
+            _ if same::<T, i8>() => for_i8,
+            _ if same::<T, u8>() => for_u8,
+            _ => Kernel::Each,
+        };
         Step {
             kernel,
             scale: &self.scale,
@@ -502,6 +508,36 @@ impl<T: Quantized> QuantParams<T> {
     fn zero_i64(&self) -> Vec<i64> {
         self.zero_f32.iter().map(|&z| z as i64).collect()
     }
+}
+
+/// The constructors of a conversion over [`QuantParams`]: `new` (per tensor) and `per_axis`.
+macro_rules! quant_constructors {
+    ($name:ident, $word:literal) => {
+        impl<T: Quantized> $name<T> {
+            /// One scale and zero point for every element.
+            ///
+            /// # Errors
+            ///
+            /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
+            pub fn new(scale: f32, zero_point: T) -> Result<$name<T>, ReshapeError> {
+                QuantParams::checked($word, None, vec![scale], vec![zero_point]).map($name)
+            }
+
+            /// A scale and zero point per index along the output's `axis`.
+            ///
+            /// # Errors
+            ///
+            /// [`ReshapeError::ConversionAxis`]: lengths that differ, a scale that is 0 or not
+            /// finite.
+            pub fn per_axis(
+                axis: usize,
+                scale: Vec<f32>,
+                zero_point: Vec<T>,
+            ) -> Result<$name<T>, ReshapeError> {
+                QuantParams::checked($word, Some(axis), scale, zero_point).map($name)
+            }
+        }
+    };
 }
 
 /// ONNX `QuantizeLinear` from `f32`: `saturate(round_half_even(a / scale) + zero_point)` into
@@ -523,37 +559,11 @@ impl<T: Quantized> QuantParams<T> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Quantize<T>(QuantParams<T>);
 
-impl<T: Quantized> Quantize<T> {
-    /// One scale and zero point for every element.
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
-    pub fn new(scale: f32, zero_point: T) -> Result<Quantize<T>, ReshapeError> {
-        QuantParams::checked("quantize", None, vec![scale], vec![zero_point]).map(Quantize)
-    }
-
-    /// A scale and zero point per index along the output's `axis`.
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::ConversionAxis`]: lengths that differ, a scale that is 0 or not finite.
-    pub fn per_axis(
-        axis: usize,
-        scale: Vec<f32>,
-        zero_point: Vec<T>,
-    ) -> Result<Quantize<T>, ReshapeError> {
-        QuantParams::checked("quantize", Some(axis), scale, zero_point).map(Quantize)
-    }
-}
+quant_constructors!(Quantize, "quantize");
 
 impl<T: Quantized> Sealed<f32, T> for Quantize<T> {
     fn step(&self) -> Step<'_> {
-        self.0.step(match () {
-            _ if same::<T, i8>() => Kernel::QuantizeI8,
-            _ if same::<T, u8>() => Kernel::QuantizeU8,
-            _ => Kernel::Each,
-        })
+        self.0.step(Kernel::QuantizeI8, Kernel::QuantizeU8)
     }
 
     fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {
@@ -597,37 +607,11 @@ impl<T: Quantized> Conversion<f32, T> for Quantize<T> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dequantize<T>(QuantParams<T>);
 
-impl<T: Quantized> Dequantize<T> {
-    /// One scale and zero point for every element.
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::ConversionAxis`]: a scale that is 0 or not finite.
-    pub fn new(scale: f32, zero_point: T) -> Result<Dequantize<T>, ReshapeError> {
-        QuantParams::checked("dequantize", None, vec![scale], vec![zero_point]).map(Dequantize)
-    }
-
-    /// A scale and zero point per index along the output's `axis`.
-    ///
-    /// # Errors
-    ///
-    /// [`ReshapeError::ConversionAxis`]: lengths that differ, a scale that is 0 or not finite.
-    pub fn per_axis(
-        axis: usize,
-        scale: Vec<f32>,
-        zero_point: Vec<T>,
-    ) -> Result<Dequantize<T>, ReshapeError> {
-        QuantParams::checked("dequantize", Some(axis), scale, zero_point).map(Dequantize)
-    }
-}
+quant_constructors!(Dequantize, "dequantize");
 
 impl<T: Quantized> Sealed<T, f32> for Dequantize<T> {
     fn step(&self) -> Step<'_> {
-        self.0.step(match () {
-            _ if same::<T, i8>() => Kernel::DequantizeI8,
-            _ if same::<T, u8>() => Kernel::DequantizeU8,
-            _ => Kernel::Each,
-        })
+        self.0.step(Kernel::DequantizeI8, Kernel::DequantizeU8)
     }
 
     fn onnx(&self, _: usize) -> Option<Vec<OnnxNode>> {

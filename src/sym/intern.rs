@@ -97,6 +97,17 @@ fn fold(a: u64, b: u64) -> u64 {
     (p as u64) ^ ((p >> 64) as u64)
 }
 
+/// `Hasher` writes of integers of up to 64 bits, each as one word (`as u64`) instead of the
+/// default's byte slice.
+macro_rules! word_writes {
+    ($($name:ident: $t:ty),*) => {$(
+        #[inline]
+        fn $name(&mut self, v: $t) {
+            self.write_u64(v as u64);
+        }
+    )*};
+}
+
 impl Hasher for Keyed {
     fn finish(&self) -> u64 {
         fold(self.0, KEY[0]).rotate_left(23)
@@ -116,22 +127,6 @@ impl Hasher for Keyed {
         self.0 = fold(self.0 ^ v, KEY[0]).wrapping_add(KEY[1]);
     }
 
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v.into());
-    }
-
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(v.into());
-    }
-
-    fn write_i32(&mut self, v: i32) {
-        self.write_u64(v as u64);
-    }
-
-    fn write_i64(&mut self, v: i64) {
-        self.write_u64(v as u64);
-    }
-
     fn write_u128(&mut self, v: u128) {
         self.write_u64(v as u64);
         self.write_u64((v >> 64) as u64);
@@ -141,13 +136,7 @@ impl Hasher for Keyed {
         self.write_u128(v as u128);
     }
 
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-
-    fn write_isize(&mut self, v: isize) {
-        self.write_u64(v as u64);
-    }
+    word_writes!(write_u8: u8, write_u32: u32, write_i32: i32, write_i64: i64, write_usize: usize, write_isize: isize);
 }
 
 /// Builds [`Keyed`] hashers.
