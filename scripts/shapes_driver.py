@@ -65,12 +65,18 @@ def main():
         m = onnx.load(path)
         s = stripped(m)
         prop = median_ms(lambda: onnx.shape_inference.infer_shapes(s, strict_mode=False, data_prop=True))
+        # The anchor writes temporary files (`*.data`, `sym_shape_infer_temp.onnx`) into the
+        # working directory: run it in the scratch directory.
+        here = os.getcwd()
+        os.chdir(scored)
         try:
             SymbolicShapeInference.infer_shapes(m, auto_merge=True)
             ort = "%.2f" % median_ms(lambda: SymbolicShapeInference.infer_shapes(m, auto_merge=True), budget=3.0)
         except Exception as e:  # noqa: the anchor's failure is a result
             ort = "fail"
             print(f"  {name}: ort_symbolic fails: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
+        finally:
+            os.chdir(here)
         r = ours[path]
         print(f"shapes {name}: ours={r['ms']:.3f} onnx_data_prop={prop:.2f} ort_symbolic={ort}"
               f"  ({r['nodes']} nodes, {r['conditions']} conditions, {r['inexact']} not exact)", flush=True)
