@@ -57,6 +57,28 @@ where
     }
 }
 
+/// The element itself, for copies that run on the conversion engine without converting (a
+/// join of arrays): a clone, the bits of a plain type ([`Kernel::Same`]). Not public: a user
+/// who wants a copy calls the copying methods.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Identity;
+
+impl<A: Clone + Sync> Sealed<A, A> for Identity {
+    fn step(&self) -> Step<'_> {
+        match crate::copy::plain_by_name::<A>() {
+            true => Step::of(Kernel::Same),
+            false => Step::each(),
+        }
+    }
+}
+
+impl<A: Clone + Sync> Conversion<A, A> for Identity {
+    #[inline(always)]
+    fn convert(&self, a: &A, _: usize) -> A {
+        a.clone()
+    }
+}
+
 /// The half-precision kernel of a [`Cast`] from `A` to `B`, if any.
 fn half_op<A: 'static, B: 'static>() -> Kernel {
     #[cfg(feature = "half")]

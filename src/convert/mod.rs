@@ -40,6 +40,7 @@ mod kernel_tests;
 mod kinds;
 
 pub use blocked::Blocked;
+pub(crate) use kinds::Identity;
 pub use kinds::{Affine, Cast, Dequantize, Map, Quantize, Quantized, Saturate};
 
 use crate::copy::{Elementwise, Step};

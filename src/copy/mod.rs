@@ -27,6 +27,7 @@ mod standby;
 
 pub(crate) use convert::{Elementwise, Kernel, Step};
 pub(crate) use reduce::reduce;
+pub(crate) use simd::plain_by_name;
 pub use simd::PlainData;
 pub(crate) use slice::{OutOfBounds, SliceView};
 pub use standby::set_helper_standby;

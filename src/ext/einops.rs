@@ -3,7 +3,9 @@
 use ndarray::{Array, ArrayView, Axis, Dimension, IxDyn, Slice};
 
 use super::ReshapeExt;
-use crate::copy::buffer;
+use crate::convert::Identity;
+use crate::copy::convert as engine;
+use crate::copy::RawArray;
 use crate::dialect::np::Np;
 use crate::dialect::{Pack, PackedDim};
 use crate::dims::Order;
@@ -45,38 +47,19 @@ pub fn pack<A, D>(
     pattern: &str,
 ) -> Result<(Array<A, IxDyn>, Vec<Vec<usize>>), ReshapeError>
 where
-    A: Clone,
+    A: Clone + Send + Sync,
     D: Dimension,
 {
     let p = Pack::new(pattern)?;
     let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape()).collect();
     let (shape, packed) = p.pack_shapes(&shapes)?;
-    let len: usize = shape.iter().product();
-    let mut out = buffer::<A>(len).map_err(|e| {
+    // One pass: each array's part copied by the engine (its tiles, rows and threads) into
+    // its run of the packed axis.
+    let parts: Vec<RawArray<'_, A>> = arrays.iter().map(|a| RawArray::of(a)).collect();
+    let after = shape.len() - p.axis() - 1;
+    let out = engine::joined(&parts, p.axis(), after, &Identity).map_err(|e| {
         Fail::whole(Rule::AllocationFailed, e.detail()).attach(Origin::Rearrange, &shape, &p)
     })?;
-    let before = p.axis();
-    let outer: usize = shape[..before].iter().product();
-    if outer > 0 {
-        let mut index = vec![0usize; before];
-        for _ in 0..outer {
-            for a in arrays {
-                let mut part = a.view();
-                for (k, &i) in index.iter().enumerate() {
-                    part.slice_axis_inplace(Axis(k), Slice::from(i..=i));
-                }
-                out.extend(part.iter().cloned());
-            }
-            // The next index of the fixed axes before the `*`, in C order.
-            for k in (0..before).rev() {
-                index[k] += 1;
-                if index[k] < shape[k] {
-                    break;
-                }
-                index[k] = 0;
-            }
-        }
-    }
     let out = Array::from_shape_vec(IxDyn(&shape), out).map_err(|e| {
         Fail::whole(Rule::SizeMismatch, e.to_string()).attach(Origin::Rearrange, &shape, &p)
     })?;

@@ -9,7 +9,7 @@ use ndarray_reshape::{Reduction, ReshapeExt};
 use crate::rng::Rng;
 
 /// `base` viewed through a random layout of the same logical shape.
-fn layout<'a, T: Clone>(
+pub(crate) fn layout<'a, T: Clone>(
     rng: &mut Rng,
     big: &'a mut ArrayD<T>,
     shape: &[usize],

@@ -14,6 +14,7 @@ mod errors;
 mod json;
 #[path = "../common/onnx_run.rs"]
 mod onnx_run;
+mod packs;
 #[path = "../common/rng.rs"]
 mod rng;
 mod shapes;

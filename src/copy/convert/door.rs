@@ -115,6 +115,82 @@ pub(crate) fn gather_into<A, B, C>(
     unsafe { run(&job, out.as_mut_ptr()) };
 }
 
+/// The arrays `parts` joined into a fresh C-order buffer, each converted by `conv` (einops'
+/// `pack`): each part's dims are `at` leading dims, its own run of dims flattened into one
+/// axis of the output (the joined axis, the parts' runs in order), and `after` trailing dims;
+/// the leading and trailing dims are the same in every part (the caller's check) and the
+/// output's. Each part is one job of the engine, its output axes strided by the joined
+/// axis' length.
+pub(crate) fn joined<A, B, C>(
+    parts: &[RawArray<'_, A>],
+    at: usize,
+    after: usize,
+    conv: &C,
+) -> Result<Vec<B>, AllocError>
+where
+    A: Sync,
+    B: Clone + Send + Sync,
+    C: Elementwise<A, B> + ?Sized,
+{
+    let Some(first) = parts.first() else {
+        return buffer(0);
+    };
+    let rank = first.shape.len();
+    let inner: usize = first.shape[rank - after..].iter().product();
+    let outer: usize = first.shape[..at].iter().product();
+    let runs: Small<usize> = parts
+        .iter()
+        .map(|p| p.shape[at..p.shape.len() - after].iter().product())
+        .collect();
+    let joined: usize = runs.iter().sum();
+    let n = outer * joined * inner;
+    let mut out: Vec<B> = buffer(n)?;
+    if n == 0 {
+        return Ok(out);
+    }
+    let mut offset = 0usize;
+    for (part, &run_len) in parts.iter().zip(runs.iter()) {
+        let r = part.shape.len();
+        // The output strides of the part's axes, last to first: C order within the trailing
+        // dims, then within the part's run, then the leading dims over the whole joined axis.
+        let mut axes: Small<Axis> = (0..r)
+            .map(|i| Axis {
+                len: part.shape[i],
+                src: part.strides[i],
+                dst: 0,
+            })
+            .collect();
+        let mut d = 1usize;
+        for (i, a) in axes.iter_mut().enumerate().rev() {
+            if i + 1 == at {
+                d = joined * inner;
+            }
+            a.dst = d;
+            d *= a.len;
+        }
+        if part.len > 0 {
+            let job = Job {
+                src: Src(part.ptr),
+                axes: &axes,
+                limits: &[],
+                fill: None,
+                conv,
+                params: None,
+            };
+            // SAFETY: each part addresses a live array of `part.len` elements (its
+            // constructors' contract); its positions are the output's slots `offset * inner +`
+            // its axes' offsets, inside the buffer of `n` (`offset + run_len <= joined`) and
+            // apart from every other part's (their runs along the joined axis do not meet).
+            unsafe { run(&job, out.as_mut_ptr().add(offset * inner)) };
+        }
+        offset += run_len;
+    }
+    // SAFETY: the parts' runs cover the joined axis, so every one of the `n` slots was written
+    // once. A panicking conversion never gets here: the buffer drops at length 0.
+    unsafe { out.set_len(n) };
+    Ok(out)
+}
+
 /// A blocked layout of `a`: with `pack`, its axis `axis` (of `channels`) padded with `fill` to
 /// `blocks * block` and split into `blocks` there and `block` as a new last axis; without,
 /// the reverse (`a`'s axis `axis` holds the blocks, its last the block, and the output has

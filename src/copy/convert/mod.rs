@@ -23,7 +23,7 @@ use super::{simd, Dst, Src};
 use crate::small::Small;
 
 pub(crate) use arch::Vector;
-pub(crate) use door::{blocked, gather, gather_into};
+pub(crate) use door::{blocked, gather, gather_into, joined};
 pub(crate) use rows::Rows;
 pub(crate) use step::{Elementwise, Kernel, Step};
 

@@ -18,7 +18,7 @@
 /// the vector kernels must not read); any other type, `Copy` structs included, takes the
 /// generic path, which is correct for all.
 #[inline]
-pub(super) fn plain_by_name<A>() -> bool {
+pub(crate) fn plain_by_name<A>() -> bool {
     let mut name = std::any::type_name::<A>();
     // The element's count in `A` (1 unless `A` is an array), for its size below.
     let mut count = 1usize;
