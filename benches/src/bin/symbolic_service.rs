@@ -71,7 +71,9 @@ fn model(i: usize) -> usize {
     out.eval(&bind).map_or(0, |v| v.len())
 }
 
-// The walker of the shape-graph corpus test, shared.
+// The walker of the shape-graph corpus test and its corpus reader, shared.
+#[path = "../../../tests/common/json.rs"]
+mod json;
 #[allow(dead_code)]
 #[path = "../../../tests/shapes/shapegraphs.rs"]
 mod shapegraphs;
