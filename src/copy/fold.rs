@@ -190,13 +190,14 @@ impl Acc for bool {
     fn mul(self, o: Self) -> Self {
         self & o
     }
+    // On `false < true`, the maximum is `or` and the minimum `and`, as NumPy's.
     #[inline(always)]
     fn max_of(self, o: Self) -> Self {
-        self | o
+        self.add(o)
     }
     #[inline(always)]
     fn min_of(self, o: Self) -> Self {
-        self & o
+        self.mul(o)
     }
     #[inline(always)]
     fn mean(self, _: usize) -> Self {

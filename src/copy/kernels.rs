@@ -608,7 +608,8 @@ impl Tiles {
                 continue;
             }
             // SAFETY: the block `i0 .. i0 + ni` along `p` by `j0 .. j0 + nj` along `q` lies in
-            // the view (so every source offset is an element) and in this unit's output slots.
+            // the view (so every source offset is an element) and in this unit's output slots,
+            // which `put` is given one pair at a time.
             unsafe {
                 tile_kernel(
                     source.ptr().offset(src_off + j0 as isize * sq),
@@ -618,6 +619,7 @@ impl Tiles {
                     dp,
                     ni,
                     nj,
+                    |s, d| d.write((*s).clone()),
                 );
             }
             j0 += nj;
@@ -674,14 +676,16 @@ unsafe fn row_tile<A: Clone>(
     }
 }
 
-/// `dst[i * dp + j] = src[i * sp + j * sq]` for `i < ni`, `j < nj`.
+/// `put(src + i * sp + j * sq, dst + i * dp + j)` for `i < ni`, `j < nj`: a tile, each
+/// element moved by `put` (a clone here, a copy of the bits in the converting engine).
 ///
 /// # Safety
 ///
 /// Every source offset must address a readable element and every destination slot must be
-/// writable and disjoint from the source.
+/// writable and disjoint from the source, as `put` requires of its two pointers.
 #[inline(always)]
-unsafe fn tile_kernel<A: Clone>(
+#[allow(clippy::too_many_arguments)] // the tile's geometry, as the vector kernels take it
+pub(super) unsafe fn tile_kernel<A>(
     src: *const A,
     sp: isize,
     sq: isize,
@@ -689,15 +693,16 @@ unsafe fn tile_kernel<A: Clone>(
     dp: usize,
     ni: usize,
     nj: usize,
+    put: impl Fn(*const A, *mut A),
 ) {
     for i in 0..ni {
-        // SAFETY: `i < ni`, `j < nj` (caller's contract).
-        unsafe {
-            let s = src.offset(i as isize * sp);
-            let d = dst.add(i * dp);
-            for j in 0..nj {
-                d.add(j).write((*s.offset(j as isize * sq)).clone());
-            }
+        let s = src.wrapping_offset((i as isize).wrapping_mul(sp));
+        let d = dst.wrapping_add(i * dp);
+        for j in 0..nj {
+            put(
+                s.wrapping_offset((j as isize).wrapping_mul(sq)),
+                d.wrapping_add(j),
+            );
         }
     }
 }

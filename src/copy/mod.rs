@@ -372,51 +372,48 @@ fn gather_c_into<A: Clone + Send + Sync>(source: &Source<A>, mut out: Vec<A>, n:
 }
 
 /// The two pointers the workers of one copy share, and the only ones: [`Src`], which they only
-/// read through, and [`Dst`], into whose slots each writes its own.
-///
-/// The input, shared by the workers, which only read through it (as `&A`).
-pub(crate) struct Src<A>(pub(crate) *const A);
-impl<A> Clone for Src<A> {
-    fn clone(&self) -> Self {
-        *self
-    }
+/// read through, and [`Dst`], into whose slots each writes its own. Both are `Copy` whatever
+/// `A` is, and hand out their pointer by a method, so that closures capture the `Send` wrapper
+/// rather than the raw field.
+macro_rules! shared_pointer {
+    ($(#[$doc:meta])* $name:ident($ptr:ty)) => {
+        $(#[$doc])*
+        pub(crate) struct $name<A>(pub(crate) $ptr);
+        impl<A> Clone for $name<A> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<A> Copy for $name<A> {}
+        impl<A> $name<A> {
+            /// The pointer.
+            #[inline(always)]
+            pub(crate) fn ptr(self) -> $ptr {
+                self.0
+            }
+        }
+    };
 }
-impl<A> Copy for Src<A> {}
+
+shared_pointer!(
+    /// The input, shared by the workers, which only read through it (as `&A`).
+    Src(*const A)
+);
 // SAFETY: the input is only read, and `A: Sync` lets threads share `&A`; it outlives the
 // workers (they end before the copy returns).
 unsafe impl<A: Sync> Send for Src<A> {}
 // SAFETY: as above.
 unsafe impl<A: Sync> Sync for Src<A> {}
 
-impl<A> Src<A> {
-    /// The pointer (a method, so closures capture the `Send` wrapper, not the raw field).
-    #[inline(always)]
-    pub(crate) fn ptr(self) -> *const A {
-        self.0
-    }
-}
-
-/// The output buffer, shared by the workers; each writes its own disjoint slots.
-pub(crate) struct Dst<A>(pub(crate) *mut A);
-impl<A> Clone for Dst<A> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<A> Copy for Dst<A> {}
+shared_pointer!(
+    /// The output buffer, shared by the workers; each writes its own disjoint slots.
+    Dst(*mut A)
+);
 // SAFETY: workers write disjoint slots of one allocation that outlives them; `A: Send` lets the
 // values move into the buffer from any thread.
 unsafe impl<A: Send> Send for Dst<A> {}
 // SAFETY: as above: shared only to hand out disjoint slots.
 unsafe impl<A: Send> Sync for Dst<A> {}
-
-impl<A> Dst<A> {
-    /// The pointer (a method, so closures capture the `Send` wrapper, not the raw field).
-    #[inline(always)]
-    pub(crate) fn ptr(self) -> *mut A {
-        self.0
-    }
-}
 
 /// How a copy is cut into units of work.
 // The tiles are boxed: only copies of 16 KiB and more are tiled, where one small allocation is

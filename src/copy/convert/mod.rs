@@ -19,6 +19,7 @@ mod step;
 #[cfg_attr(not(all(target_arch = "x86_64", not(miri))), path = "portable.rs")]
 mod arch;
 
+use super::kernels::tile_kernel;
 use super::{simd, Dst, Src};
 use crate::small::Small;
 
@@ -575,7 +576,9 @@ unsafe fn run_part<A, B, C>(
                     let out = dst.add(d).cast::<A>();
                     match kernel {
                         Some(k) => simd::tile(k, at.cast(), last.src, out.cast(), ap.dst, ni, nj),
-                        None => gather_tile(at, ap.src, last.src, out, ap.dst, ni, nj),
+                        None => tile_kernel(at, ap.src, last.src, out, ap.dst, ni, nj, |s, d| {
+                            bits(s, d)
+                        }),
                     }
                 }
                 return;
@@ -588,7 +591,7 @@ unsafe fn run_part<A, B, C>(
             unsafe {
                 match kernel {
                     Some(k) => simd::tile(k, at.cast(), last.src, tile.cast(), tq, ni, nj),
-                    None => gather_tile(at, ap.src, last.src, tile, tq, ni, nj),
+                    None => tile_kernel(at, ap.src, last.src, tile, tq, ni, nj, |s, d| bits(s, d)),
                 }
                 if whole {
                     convert.run(tile, 1, dst.add(d), ni * nj, d);
@@ -606,35 +609,15 @@ unsafe fn run_part<A, B, C>(
     }
 }
 
-/// `dst[i * dp + j] = src[i * sp + j * sq]` for `i < ni`, `j < nj`: a tile copied as bits.
+/// Moves a plain element as its bits, for [`tile_kernel`].
 ///
 /// # Safety
 ///
-/// Every source offset addresses a readable plain element, every destination slot is
-/// writable and disjoint from the source.
+/// `s` is readable, `d` writable, and the two do not overlap.
 #[inline(always)]
-unsafe fn gather_tile<A>(
-    src: *const A,
-    sp: isize,
-    sq: isize,
-    dst: *mut A,
-    dp: usize,
-    ni: usize,
-    nj: usize,
-) {
-    for i in 0..ni {
-        let row = src.wrapping_offset((i as isize).wrapping_mul(sp));
-        for j in 0..nj {
-            // SAFETY: the caller's contract; plain elements are copied as their bits.
-            unsafe {
-                std::ptr::copy_nonoverlapping(
-                    row.wrapping_offset((j as isize).wrapping_mul(sq)),
-                    dst.add(i * dp + j),
-                    1,
-                );
-            }
-        }
-    }
+unsafe fn bits<A>(s: *const A, d: *mut A) {
+    // SAFETY: the caller's contract.
+    unsafe { std::ptr::copy_nonoverlapping(s, d, 1) }
 }
 
 #[cfg(test)]

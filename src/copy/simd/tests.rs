@@ -37,26 +37,23 @@ fn strips_are_exact() {
                     assert_eq!(merged[j * K + c], rows[c * d + j], "merge K {K} n {n}");
                 }
             }
-            // The strip kernels this machine has, through `tile` as the copies call them.
+            // The strip kernels this machine has, through `tile` as the copies call them: the
+            // split (`K` rows of `n`, `K` apart, into rows of `d`) and the merge back.
             let size = std::mem::size_of::<T>();
-            if let Some(k) = strip(size, (K, n), K as isize, d) {
-                let mut split2 = vec![blank; K * d];
+            let through_tile = |src: &[T], sp: usize, dp: usize, (ni, nj), want: &[T]| {
+                let Some(k) = strip(size, (ni, nj), sp as isize, dp) else {
+                    return;
+                };
+                let mut out = vec![blank; want.len()];
                 // SAFETY: as above; `T` of 1 or 2 bytes, plain; the geometry `strip` chose.
                 unsafe {
-                    let (src, dst) = (grouped.as_ptr().cast(), split2.as_mut_ptr().cast());
-                    tile(k, src, K as isize, dst, d, K, n);
+                    let (src, dst) = (src.as_ptr().cast(), out.as_mut_ptr().cast());
+                    tile(k, src, sp as isize, dst, dp, ni, nj);
                 }
-                assert_eq!(split2, split, "{k:?}, K {K} n {n}");
-            }
-            if let Some(k) = strip(size, (n, K), d as isize, K) {
-                let mut merged2 = vec![blank; n * K];
-                // SAFETY: as above.
-                unsafe {
-                    let (src, dst) = (rows.as_ptr().cast(), merged2.as_mut_ptr().cast());
-                    tile(k, src, d as isize, dst, K, n, K);
-                }
-                assert_eq!(merged2, merged, "{k:?}, K {K} n {n}");
-            }
+                assert_eq!(out, want, "{k:?}, K {K} n {n}");
+            };
+            through_tile(&grouped, K, d, (K, n), &split);
+            through_tile(&rows, d, K, (n, K), &merged);
         }
     }
     one::<u8, 2>(|i| i as u8);
