@@ -47,7 +47,7 @@ pub(crate) mod sealed {
 /// The arithmetic of an accumulator type: the identities and operations of the reductions.
 /// (`pub` only because the sealed element trait names it; the module is private, so it
 /// cannot be named outside the crate.)
-pub trait Acc: Copy + Default + Send + Sync + 'static {
+pub trait Acc: Copy + Default + PartialOrd + Send + Sync + 'static {
     const ZERO: Self;
     const ONE: Self;
     /// The identity of `max`: the lowest value (`-inf` for floats).
@@ -56,10 +56,29 @@ pub trait Acc: Copy + Default + Send + Sync + 'static {
     const HIGHEST: Self;
     fn add(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
-    fn max_of(self, o: Self) -> Self;
-    fn min_of(self, o: Self) -> Self;
+    /// The larger (on `bool`, `false < true`: `or`, as NumPy's).
+    #[inline(always)]
+    fn max_of(self, o: Self) -> Self {
+        if o > self {
+            o
+        } else {
+            self
+        }
+    }
+    /// The smaller.
+    #[inline(always)]
+    fn min_of(self, o: Self) -> Self {
+        if o < self {
+            o
+        } else {
+            self
+        }
+    }
     /// The mean of a sum of `n` elements (floats only; never called on others).
-    fn mean(self, n: usize) -> Self;
+    #[inline(always)]
+    fn mean(self, _n: usize) -> Self {
+        self
+    }
 }
 
 macro_rules! int_acc {
@@ -73,12 +92,6 @@ macro_rules! int_acc {
             fn add(self, o: Self) -> Self { self.wrapping_add(o) }
             #[inline(always)]
             fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
-            #[inline(always)]
-            fn max_of(self, o: Self) -> Self { if o > self { o } else { self } }
-            #[inline(always)]
-            fn min_of(self, o: Self) -> Self { if o < self { o } else { self } }
-            #[inline(always)]
-            fn mean(self, _: usize) -> Self { self }
         }
 
         impl sealed::Element for $t {
@@ -189,19 +202,6 @@ impl Acc for bool {
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
         self & o
-    }
-    // On `false < true`, the maximum is `or` and the minimum `and`, as NumPy's.
-    #[inline(always)]
-    fn max_of(self, o: Self) -> Self {
-        self.add(o)
-    }
-    #[inline(always)]
-    fn min_of(self, o: Self) -> Self {
-        self.mul(o)
-    }
-    #[inline(always)]
-    fn mean(self, _: usize) -> Self {
-        self
     }
 }
 

@@ -7,15 +7,13 @@ use ndarray::{
 };
 
 use super::{sealed, ReshapeExt};
-use crate::convert::Conversion;
 use crate::copy;
 use crate::copy::fold::Reducible;
 use crate::copy::RawArray;
 use crate::dialect::{reject, ShapeSpec};
 use crate::dialect::{PackedDim, Reduce};
-use crate::dims::{typed_dim, Order, Reading};
+use crate::dims::Reading;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
-use crate::layout::reading;
 use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::view::sealed::CloneStorage;
@@ -28,11 +26,25 @@ where
 {
 }
 
-/// The methods both impls share, each a call of the function doing the work on an
-/// [`ArrayRef`] (an `ArrayBase` dereferences to it: a pointer cast). `$data` and `$data_mut`
-/// are the storage bounds the `ArrayBase` impl needs for that (none for `ArrayRef`);
-/// `$view_or` and `$view` give the view-or-copy and strict results (of types `$cow` and `$view_ty`,
-/// spelled out for `ArrayRef`) their lifetime.
+impl<A, S, D> sealed::Arrays<A, S, D> for ArrayBase<S, D>
+where
+    S: RawData<Elem = A>,
+    D: Dimension,
+{
+    #[inline(always)]
+    fn array_ref(&self) -> &ArrayRef<A, D>
+    where
+        S: Data,
+    {
+        self
+    }
+}
+
+/// The methods whose results borrow the array, which the two impls give different types
+/// (the trait's default methods serve the rest): `$data`
+/// and `$data_mut` are the storage bounds the `ArrayBase` impl needs (none for `ArrayRef`);
+/// `$view_or` and `$view` give the view-or-copy and strict
+/// results (of types `$cow` and `$view_ty`, spelled out for `ArrayRef`) their lifetime.
 macro_rules! borrowing_methods {
     ([$($data:tt)*], [$($data_mut:tt)*], $view_or:path => $cow:ty, $view:path => $view_ty:ty, $owned:path => $cow_dyn:ty) => {
         fn unpack<T: PackedDim>(
@@ -44,6 +56,17 @@ macro_rules! borrowing_methods {
             $($data)*
         {
             super::einops::unpack(self.view(), pattern, shapes)
+        }
+
+        fn reshape_view_mut<P: ShapeSpec>(
+            &mut self,
+            spec: P,
+        ) -> Result<ArrayViewMut<'_, A, P::Rank>, ReshapeError>
+        where
+            $($data_mut)*
+        {
+            // An `ArrayBase`'s `DerefMut` makes shared (Arc) data unique first.
+            view::view_mut(self, &spec)
         }
 
         fn reduce_with(&self, spec: &Reduce) -> Result<$cow_dyn, ReshapeError>
@@ -78,105 +101,6 @@ macro_rules! borrowing_methods {
             $view(self, &spec)
         }
 
-        fn reshape_view_mut<P: ShapeSpec>(
-            &mut self,
-            spec: P,
-        ) -> Result<ArrayViewMut<'_, A, P::Rank>, ReshapeError>
-        where
-            $($data_mut)*
-        {
-            // An `ArrayBase`'s `DerefMut` makes shared (Arc) data unique first.
-            view::view_mut(self, &spec)
-        }
-
-        fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
-        where
-            A: Clone + Send + Sync,
-            $($data)*
-        {
-            let plan = view::copy_plan(self, &spec)?;
-            copy_or_fail(plan.reads(), &spec, &plan.shape, plan.reading)
-        }
-
-        fn reshape_copy_into<'o, P: ShapeSpec>(
-            &self,
-            spec: P,
-            out: &'o mut [A],
-        ) -> Result<ArrayViewMut<'o, A, P::Rank>, ReshapeError>
-        where
-            A: Copy + Send + Sync,
-            $($data)*
-        {
-            let plan = view::copy_plan(self, &spec)?;
-            let dims = typed_dim::<P::Rank>(&plan.shape);
-            let src = (plan.reads().source(), self.shape());
-            copy_into(src, dims, plan.reading, out, || spec.describe())
-        }
-
-        fn convert_with<P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
-            &self,
-            spec: P,
-            conv: &C,
-        ) -> Result<Array<B, P::Rank>, ReshapeError>
-        where
-            A: Sync,
-            B: Clone + Send + Sync,
-            $($data)*
-        {
-            super::convert::convert_with(self, &spec, conv)
-        }
-
-        fn convert_layout<B, C: Conversion<A, B> + ?Sized>(
-            &self,
-            order: impl Into<Order>,
-            conv: &C,
-        ) -> Result<Array<B, D>, ReshapeError>
-        where
-            A: Sync,
-            B: Clone + Send + Sync,
-            $($data)*
-        {
-            super::convert::convert_layout(self, order.into(), conv)
-        }
-
-        fn convert_into<'o, P: ShapeSpec, B, C: Conversion<A, B> + ?Sized>(
-            &self,
-            spec: P,
-            conv: &C,
-            out: &'o mut [B],
-        ) -> Result<ArrayViewMut<'o, B, P::Rank>, ReshapeError>
-        where
-            A: Sync,
-            B: Copy + Send + Sync,
-            $($data)*
-        {
-            super::convert::convert_into(self, &spec, conv, out)
-        }
-
-        fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
-        where
-            A: Clone + Send + Sync,
-            $($data)*
-        {
-            let reading = reading(self.shape(), self.strides(), order.into());
-            copy::copy_as(self, reading)
-                .map_err(|e| layout_error(Rule::AllocationFailed, self.shape(), reading, &e.detail()))
-        }
-
-        fn to_layout_into<'o>(
-            &self,
-            order: impl Into<Order>,
-            out: &'o mut [A],
-        ) -> Result<ArrayViewMut<'o, A, D>, ReshapeError>
-        where
-            A: Copy + Send + Sync,
-            $($data)*
-        {
-            let reading = reading(self.shape(), self.strides(), order.into());
-            copy_into((RawArray::of(self), self.shape()), self.raw_dim(), reading, out, || {
-                (Origin::Ndarray, format!("to_layout({:?})", reading.order()))
-            })
-        }
     };
 }
 
@@ -232,6 +156,13 @@ where
 }
 
 impl<A, D: Dimension> sealed::Sealed for ArrayRef<A, D> {}
+
+impl<A, D: Dimension> sealed::Arrays<A, OwnedRepr<A>, D> for ArrayRef<A, D> {
+    #[inline(always)]
+    fn array_ref(&self) -> &ArrayRef<A, D> {
+        self
+    }
+}
 
 /// The borrowed array type of ndarray 0.17 (what `&Array`, `&ArrayView` and the others
 /// dereference to, and what functions written for any storage take): every method but the
@@ -376,7 +307,12 @@ fn out_of_memory<P: ShapeSpec + ?Sized>(
 /// named as the call (`to_layout(F)`).
 #[cold]
 #[inline(never)]
-fn layout_error(rule: Rule, shape: &[usize], reading: Reading, why: &str) -> ReshapeError {
+pub(super) fn layout_error(
+    rule: Rule,
+    shape: &[usize],
+    reading: Reading,
+    why: &str,
+) -> ReshapeError {
     let call = format!("to_layout({:?})", reading.order());
     Fail::whole(rule, why).attach(Origin::Ndarray, shape, call)
 }
@@ -386,7 +322,7 @@ fn layout_error(rule: Rule, shape: &[usize], reading: Reading, why: &str) -> Res
 /// `reading` into `out`, viewed with the dims `dims` (of `a.len()` elements); `describe` names
 /// the call for the error.
 #[inline(always)]
-fn copy_into<'o, A, E>(
+pub(super) fn copy_into<'o, A, E>(
     (a, input): (RawArray<'_, A>, &[usize]),
     dims: E,
     reading: Reading,

@@ -16,10 +16,14 @@ pub use einops::pack;
 
 use ndarray::{
     Array, ArrayBase, ArrayView, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData,
+    ShapeBuilder,
 };
 
-use crate::convert::Conversion;
+use crate::convert::{params_at, Conversion};
+use crate::copy;
+use crate::copy::convert as engine;
 use crate::copy::fold::Reducible;
+use crate::copy::RawArray;
 use crate::dialect::einops::Function;
 use crate::dialect::einops::Rearrange;
 use crate::dialect::like::IntoLike;
@@ -30,15 +34,28 @@ use crate::dialect::onnx::Onnx;
 use crate::dialect::paddle::Paddle;
 use crate::dialect::PackedDim;
 use crate::dialect::Reduce;
-use crate::dialect::{IntoSpec, ShapeSpec};
-use crate::dims::Order;
+use crate::dialect::{reject, IntoSpec, ShapeSpec};
+use crate::dims::{typed_dim, Order, Reading};
 use crate::entries::IntoSpecList;
-use crate::error::ReshapeError;
+use crate::error::{Fail, Origin, ReshapeError, Rule};
+use crate::layout::reading;
+use crate::layout::strides::contiguous_dims;
 use crate::reduction::Reduction;
+use crate::view;
 use crate::view::{IntoReshapeClone, IntoReshapeData};
 
 pub(crate) mod sealed {
+    use ndarray::{ArrayRef, Data, RawData};
+
     pub trait Sealed {}
+
+    /// The array a [`ReshapeExt`](super::ReshapeExt) method works on: an `ArrayBase`
+    /// dereferenced (a pointer cast), or the `ArrayRef` itself.
+    pub trait Arrays<A, S: RawData<Elem = A>, D>: Sealed {
+        fn array_ref(&self) -> &ArrayRef<A, D>
+        where
+            S: Data;
+    }
 }
 
 /// Reshapes in the MXNet, `reshape_like`, Paddle, NumPy, MXNet 2.x `npx` and ONNX dialects, einops
@@ -75,6 +92,42 @@ pub(crate) mod sealed {
 /// input's strides allow one (exactly when NumPy would give one), and the copying modes plan the
 /// copy without asking. The modes:
 ///
+/// A headline method of a dialect: [`ReshapeExt::reshape_with`] of the spec `spec` becomes.
+macro_rules! spec_method {
+    ($(#[$doc:meta])* $name:ident, $dialect:ty) => {
+        $(#[$doc])*
+        fn $name<T: IntoSpec<$dialect>>(
+            &self,
+            spec: T,
+        ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            S: Data,
+        {
+            self.reshape_with(&spec.into_spec())
+        }
+    };
+}
+
+/// An einops method that reshapes by its pattern (`rearrange`, `repeat`), the pattern parsed
+/// once per thread.
+macro_rules! pattern_method {
+    ($(#[$doc:meta])* $name:ident, $function:expr) => {
+        $(#[$doc])*
+        fn $name(
+            &self,
+            pattern: &str,
+            lengths: &[(&str, usize)],
+        ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
+        where
+            A: Clone + Send + Sync,
+            S: Data,
+        {
+            self.reshape_with(&*Rearrange::recent($function, pattern, lengths)?)
+        }
+    };
+}
+
 #[doc = include_str!("../../docs/modes.md")]
 ///
 /// Copies are contiguous in the reading order (C, or F for [`Order::F`]) and run on rayon when
@@ -105,7 +158,7 @@ pub(crate) mod sealed {
 // The headline methods pass the spec they build to `reshape_with` by reference on purpose: a
 // spec moved in by value is copied on the view path (BENCHMARKS.md, "The view path").
 #[allow(clippy::needless_borrows_for_generic_args)]
-pub trait ReshapeExt<A, S, D>: sealed::Sealed
+pub trait ReshapeExt<A, S, D>: sealed::Arrays<A, S, D>
 where
     S: RawData<Elem = A>,
     D: Dimension,
@@ -150,34 +203,27 @@ where
         A: Clone + Send + Sync,
         S: Data;
 
-    /// MXNet `Reshape`: a list with 0, -1, -2, -3, -4, or an [`Mx`] (for `reverse`).
-    ///
-    /// # Errors
-    ///
-    /// See [`Mx`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::Array;
-    /// use ndarray_reshape::{Mx, ReshapeExt};
-    ///
-    /// let x = Array::<f32, _>::zeros((2, 3, 4));
-    /// assert_eq!(x.reshape_mx([-3, -2])?.shape(), &[6, 4]);
-    /// assert_eq!(x.reshape_mx(Mx::new([-1, 0]).reverse(true))?.shape(), &[6, 4]);
-    /// assert!(x.reshape_mx([-1, -1]).is_err());
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn reshape_mx<T: IntoSpec<Mx>>(
-        &self,
-        spec: T,
-    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&spec.into_spec())
-    }
+    spec_method!(
+        /// MXNet `Reshape`: a list with 0, -1, -2, -3, -4, or an [`Mx`] (for `reverse`).
+        ///
+        /// # Errors
+        ///
+        /// See [`Mx`].
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::Array;
+        /// use ndarray_reshape::{Mx, ReshapeExt};
+        ///
+        /// let x = Array::<f32, _>::zeros((2, 3, 4));
+        /// assert_eq!(x.reshape_mx([-3, -2])?.shape(), &[6, 4]);
+        /// assert_eq!(x.reshape_mx(Mx::new([-1, 0]).reverse(true))?.shape(), &[6, 4]);
+        /// assert!(x.reshape_mx([-1, -1]).is_err());
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        reshape_mx, Mx
+    );
 
     /// MXNet `reshape_like`: the shape of another array (any element type), or a [`Like`](crate::Like)
     /// with ranges.
@@ -205,33 +251,26 @@ where
         self.reshape_with(&rhs.into_like())
     }
 
-    /// Paddle `reshape`: a list, a 1-D `i32`/`i64` shape tensor, or a [`Paddle`].
-    ///
-    /// # Errors
-    ///
-    /// See [`Paddle`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array};
-    /// use ndarray_reshape::ReshapeExt;
-    ///
-    /// let x = Array::<f32, _>::zeros((2, 4, 6));
-    /// assert_eq!(x.reshape_paddle([-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
-    /// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn reshape_paddle<T: IntoSpec<Paddle>>(
-        &self,
-        spec: T,
-    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&spec.into_spec())
-    }
+    spec_method!(
+        /// Paddle `reshape`: a list, a 1-D `i32`/`i64` shape tensor, or a [`Paddle`].
+        ///
+        /// # Errors
+        ///
+        /// See [`Paddle`].
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::{array, Array};
+        /// use ndarray_reshape::ReshapeExt;
+        ///
+        /// let x = Array::<f32, _>::zeros((2, 4, 6));
+        /// assert_eq!(x.reshape_paddle([-1, 0, 3, 2])?.shape(), &[2, 4, 3, 2]);
+        /// assert_eq!(x.reshape_paddle(&array![8i32, 6])?.shape(), &[8, 6]);
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        reshape_paddle, Paddle
+    );
 
     /// NumPy `reshape(newshape, order)`.
     ///
@@ -266,101 +305,79 @@ where
         self.reshape_with(&Np::new(spec, order))
     }
 
-    /// MXNet 2.x `npx.reshape`: a list with -1 to -6, or an [`Npx`] (for `reverse`).
-    ///
-    /// # Errors
-    ///
-    /// See [`Npx`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::Array;
-    /// use ndarray_reshape::ReshapeExt;
-    ///
-    /// let x = Array::<f32, _>::zeros((1, 2, 3));
-    /// assert_eq!(x.reshape_npx([-3, -1, -2])?.shape(), &[2, 3]); // drop the 1, infer, copy
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn reshape_npx<T: IntoSpec<Npx>>(
-        &self,
-        spec: T,
-    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&spec.into_spec())
-    }
+    spec_method!(
+        /// MXNet 2.x `npx.reshape`: a list with -1 to -6, or an [`Npx`] (for `reverse`).
+        ///
+        /// # Errors
+        ///
+        /// See [`Npx`].
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::Array;
+        /// use ndarray_reshape::ReshapeExt;
+        ///
+        /// let x = Array::<f32, _>::zeros((1, 2, 3));
+        /// assert_eq!(x.reshape_npx([-3, -1, -2])?.shape(), &[2, 3]); // drop the 1, infer, copy
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        reshape_npx, Npx
+    );
 
-    /// ONNX `Reshape`: a list or a 1-D `int64` shape tensor, or an [`Onnx`] (for `allowzero`).
-    ///
-    /// # Errors
-    ///
-    /// See [`Onnx`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::{array, Array};
-    /// use ndarray_reshape::{Onnx, ReshapeExt};
-    ///
-    /// let x = Array::<f32, _>::zeros((2, 3, 4));
-    /// assert_eq!(x.reshape_onnx(&array![0i64, -1])?.shape(), &[2, 12]);
-    /// assert!(x.reshape_onnx(Onnx::new([0, -1]).allowzero(true)).is_err());
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn reshape_onnx<T: IntoSpec<Onnx>>(
-        &self,
-        spec: T,
-    ) -> Result<Self::Cow<'_, <T::Spec as ShapeSpec>::Rank>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&spec.into_spec())
-    }
+    spec_method!(
+        /// ONNX `Reshape`: a list or a 1-D `int64` shape tensor, or an [`Onnx`] (for `allowzero`).
+        ///
+        /// # Errors
+        ///
+        /// See [`Onnx`].
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::{array, Array};
+        /// use ndarray_reshape::{Onnx, ReshapeExt};
+        ///
+        /// let x = Array::<f32, _>::zeros((2, 3, 4));
+        /// assert_eq!(x.reshape_onnx(&array![0i64, -1])?.shape(), &[2, 12]);
+        /// assert!(x.reshape_onnx(Onnx::new([0, -1]).allowzero(true)).is_err());
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        reshape_onnx, Onnx
+    );
 
-    /// einops' `rearrange(x, pattern, **lengths)`: a view whenever one strided view expresses
-    /// the result (axes split, permuted, unit axes added or removed, merges whose strides
-    /// chain), otherwise one parallel copy read straight from the input, never the
-    /// reshape-transpose-reshape chain of copies. The same as
-    /// `reshape_with(Rearrange::new(pattern)?.axis(..))`; every other mode takes a
-    /// [`Rearrange`](crate::Rearrange) too. The result is `IxDyn` (the rank is in the text):
-    /// `.into_dim()?` ([`IntoDim`](crate::IntoDim)) names it for a typed binding. For an owned,
-    /// contiguous result, [`rearrange_owned`](Self::rearrange_owned): a view's `into_owned` is
-    /// ndarray's element-by-element copy.
-    ///
-    /// # Errors
-    ///
-    /// See [`Rearrange`](crate::Rearrange).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::Array;
-    /// use ndarray_reshape::ReshapeExt;
-    ///
-    /// let x = Array::from_iter(0..2 * 49 * 3).into_shape_with_order((2, 49, 3)).unwrap();
-    /// let y = x.rearrange("b (h w) c -> b h w c", &[("h", 7)])?;
-    /// assert_eq!(y.shape(), &[2, 7, 7, 3]);
-    /// assert!(y.is_view());
-    /// let t = x.rearrange("b n c -> b (c n)", &[])?; // a transposed merge: one copy
-    /// assert_eq!(t[[1, 49]], x[[1, 0, 1]]);
-    /// assert!(!t.is_view());
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn rearrange(
-        &self,
-        pattern: &str,
-        lengths: &[(&str, usize)],
-    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&*Rearrange::recent(Function::Rearrange, pattern, lengths)?)
-    }
+    pattern_method!(
+        /// einops' `rearrange(x, pattern, **lengths)`: a view whenever one strided view expresses
+        /// the result (axes split, permuted, unit axes added or removed, merges whose strides
+        /// chain), otherwise one parallel copy read straight from the input, never the
+        /// reshape-transpose-reshape chain of copies. The same as
+        /// `reshape_with(Rearrange::new(pattern)?.axis(..))`; every other mode takes a
+        /// [`Rearrange`](crate::Rearrange) too. The result is `IxDyn` (the rank is in the text):
+        /// `.into_dim()?` ([`IntoDim`](crate::IntoDim)) names it for a typed binding. For an owned,
+        /// contiguous result, [`rearrange_owned`](Self::rearrange_owned): a view's `into_owned` is
+        /// ndarray's element-by-element copy.
+        ///
+        /// # Errors
+        ///
+        /// See [`Rearrange`](crate::Rearrange).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::Array;
+        /// use ndarray_reshape::ReshapeExt;
+        ///
+        /// let x = Array::from_iter(0..2 * 49 * 3).into_shape_with_order((2, 49, 3)).unwrap();
+        /// let y = x.rearrange("b (h w) c -> b h w c", &[("h", 7)])?;
+        /// assert_eq!(y.shape(), &[2, 7, 7, 3]);
+        /// assert!(y.is_view());
+        /// let t = x.rearrange("b n c -> b (c n)", &[])?; // a transposed merge: one copy
+        /// assert_eq!(t[[1, 49]], x[[1, 0, 1]]);
+        /// assert!(!t.is_view());
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        rearrange, Function::Rearrange
+    );
 
     /// [`rearrange`](Self::rearrange) into a fresh array, contiguous in C order: the owned
     /// result of a pattern in one copy with the engine's tiles and threads, as fast as
@@ -398,40 +415,32 @@ where
         self.reshape_owned(&*Rearrange::recent(Function::Rearrange, pattern, lengths)?)
     }
 
-    /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
-    /// repeated groups (`(h 2)`) on the right. New axes are broadcasts, stride 0, where one
-    /// view expresses the result; otherwise one copy.
-    ///
-    /// # Errors
-    ///
-    /// See [`Rearrange`](crate::Rearrange).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use ndarray::array;
-    /// use ndarray_reshape::ReshapeExt;
-    ///
-    /// let x = array![[1, 2], [3, 4]];
-    /// let c = x.repeat("h w -> h w c", &[("c", 3)])?;
-    /// assert!(c.is_view()); // a broadcast
-    /// assert_eq!(c[[1, 0, 2]], 3);
-    /// let up = x.repeat("h w -> (h 2) (w 2)", &[])?;
-    /// assert_eq!(up.shape(), &[4, 4]);
-    /// assert_eq!(up.iter().skip(12).copied().collect::<Vec<_>>(), [3, 3, 4, 4]);
-    /// # Ok::<(), ndarray_reshape::ReshapeError>(())
-    /// ```
-    fn repeat(
-        &self,
-        pattern: &str,
-        lengths: &[(&str, usize)],
-    ) -> Result<Self::Cow<'_, IxDyn>, ReshapeError>
-    where
-        A: Clone + Send + Sync,
-        S: Data,
-    {
-        self.reshape_with(&*Rearrange::recent(Function::Repeat, pattern, lengths)?)
-    }
+    pattern_method!(
+        /// einops' `repeat(x, pattern, **lengths)`: new axes (`c` with a length, or a number) and
+        /// repeated groups (`(h 2)`) on the right. New axes are broadcasts, stride 0, where one
+        /// view expresses the result; otherwise one copy.
+        ///
+        /// # Errors
+        ///
+        /// See [`Rearrange`](crate::Rearrange).
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use ndarray::array;
+        /// use ndarray_reshape::ReshapeExt;
+        ///
+        /// let x = array![[1, 2], [3, 4]];
+        /// let c = x.repeat("h w -> h w c", &[("c", 3)])?;
+        /// assert!(c.is_view()); // a broadcast
+        /// assert_eq!(c[[1, 0, 2]], 3);
+        /// let up = x.repeat("h w -> (h 2) (w 2)", &[])?;
+        /// assert_eq!(up.shape(), &[4, 4]);
+        /// assert_eq!(up.iter().skip(12).copied().collect::<Vec<_>>(), [3, 3, 4, 4]);
+        /// # Ok::<(), ndarray_reshape::ReshapeError>(())
+        /// ```
+        repeat, Function::Repeat
+    );
 
     /// einops' `reduce(x, pattern, reduction, **lengths)`: the axes named on the left and not
     /// on the right are folded by `reduction` (max pooling `"b c (h 2) (w 2) -> b c h w"`,
@@ -636,7 +645,11 @@ where
     fn reshape_owned<P: ShapeSpec>(&self, spec: P) -> Result<Array<A, P::Rank>, ReshapeError>
     where
         A: Clone + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let plan = view::copy_plan(self.array_ref(), &spec)?;
+        impls::copy_or_fail(plan.reads(), &spec, &plan.shape, plan.reading)
+    }
 
     /// Always a copy, written into the caller's buffer `out` (contiguous in the reading order,
     /// like [`reshape_owned`](Self::reshape_owned)), returned as a mutable view of `out` with
@@ -670,7 +683,14 @@ where
     ) -> Result<ArrayViewMut<'o, A, P::Rank>, ReshapeError>
     where
         A: Copy + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let plan = view::copy_plan(a, &spec)?;
+        let dims = typed_dim::<P::Rank>(&plan.shape);
+        let src = (plan.reads().source(), a.shape());
+        impls::copy_into(src, dims, plan.reading, out, || spec.describe())
+    }
 
     /// Consume the array and reshape it, copying only when the strides require it, like
     /// ndarray's `into_shape_clone`: a view ([`ArrayView`](ndarray::ArrayView)) becomes a [`CowArray`](ndarray::CowArray) of the same
@@ -777,7 +797,14 @@ where
     fn to_layout(&self, order: impl Into<Order>) -> Result<Array<A, D>, ReshapeError>
     where
         A: Clone + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let reading = reading(a.shape(), a.strides(), order.into());
+        copy::copy_as(a, reading).map_err(|e| {
+            impls::layout_error(Rule::AllocationFailed, a.shape(), reading, &e.detail())
+        })
+    }
 
     /// [`to_layout`](Self::to_layout) into the caller's buffer `out`, returned as a mutable
     /// view of `out` with this array's shape: no allocation, no page faults on a warm buffer.
@@ -807,7 +834,18 @@ where
     ) -> Result<ArrayViewMut<'o, A, D>, ReshapeError>
     where
         A: Copy + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let reading = reading(a.shape(), a.strides(), order.into());
+        impls::copy_into(
+            (RawArray::of(a), a.shape()),
+            a.raw_dim(),
+            reading,
+            out,
+            || (Origin::Ndarray, format!("to_layout({:?})", reading.order())),
+        )
+    }
 
     /// Reshape with any spec (a dialect's, an einops [`Rearrange`](crate::Rearrange)) into a fresh
     /// array of another element type, each element converted by `conv` as the copy writes it: one pass
@@ -856,7 +894,18 @@ where
     where
         A: Sync,
         B: Clone + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let plan = view::copy_plan(a, &spec)?;
+        let f = plan.reading == Reading::F;
+        let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
+        let data = engine::gather(plan.reads().source(), plan.reading, conv, params)
+            .map_err(|e| reject(Rule::AllocationFailed, &spec, a.shape(), &e.detail()))?;
+        let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
+        Array::from_shape_vec(dims, data)
+            .map_err(|e| reject(Rule::SizeMismatch, &spec, a.shape(), &e.to_string()))
+    }
 
     /// [`to_layout`](Self::to_layout) with a conversion: a fresh array of the same shape, contiguous
     /// in `order`, of another element type, each element converted by `conv` as the copy writes it
@@ -892,7 +941,20 @@ where
     where
         A: Sync,
         B: Clone + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let reading = reading(a.shape(), a.strides(), order.into());
+        let call = || format!("convert_layout({:?})", reading.order());
+        let fail = |rule: Rule, why: String| {
+            Fail::whole(rule, why).attach(Origin::Ndarray, a.shape(), call())
+        };
+        let params = params_at(conv, a.shape(), reading == Reading::F, a.shape(), &call)?;
+        let data = engine::gather(RawArray::of(a), reading, conv, params)
+            .map_err(|e| fail(Rule::AllocationFailed, e.detail()))?;
+        let dims = a.raw_dim().set_f(reading == Reading::F);
+        Array::from_shape_vec(dims, data).map_err(|e| fail(Rule::SizeMismatch, e.to_string()))
+    }
 
     /// [`convert_with`](Self::convert_with) into the caller's buffer `out`, returned as a mutable view
     /// of `out` with the spec's target shape: no allocation (a reused staging buffer, a KV cache's
@@ -926,5 +988,20 @@ where
     where
         A: Sync,
         B: Copy + Send + Sync,
-        S: Data;
+        S: Data,
+    {
+        let a = self.array_ref();
+        let plan = view::copy_plan(a, &spec)?;
+        let f = plan.reading == Reading::F;
+        let n = a.len();
+        if out.len() != n {
+            let (dialect, written) = spec.describe();
+            return Err(Fail::output_length(out.len(), n).attach(dialect, a.shape(), written));
+        }
+        let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
+        engine::gather_into(plan.reads().source(), plan.reading, conv, params, out);
+        let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
+        ArrayViewMut::from_shape(dims, out)
+            .map_err(|e| reject(Rule::SizeMismatch, &spec, a.shape(), &e.to_string()))
+    }
 }
