@@ -3,7 +3,7 @@
 //! dynamic.
 
 use super::onnx::Onnx;
-use super::{reject, ShapeSpec};
+use super::{reject, Planned, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Fail, ReshapeError, Rule};
 use crate::infer::Extent;
@@ -224,7 +224,7 @@ pub(crate) fn nodes<P: ShapeSpec + ?Sized>(
     input: &[usize],
 ) -> Result<Vec<OnnxNode>, ReshapeError> {
     let (mut dims, mut arranged) = (Small::new(), None);
-    spec.plan_into(input, &mut dims, &mut arranged)?;
+    spec.plan_into(input, Planned::new(&mut dims, &mut arranged))?;
     let shape = dims.to_vec();
     match arranged {
         Some(a) if spec.permutes() => Ok(arranged_nodes(&a, input, shape)),

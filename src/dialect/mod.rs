@@ -18,7 +18,6 @@ use crate::entries::SpecList;
 use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::explain::Explanation;
 use crate::infer::Extent;
-use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim, SymShape};
 
@@ -68,7 +67,9 @@ pub(crate) trait Rules: fmt::Display {
 }
 
 pub use einops::{parse_shape, Pack, PackedDim, Reduce};
+
 pub use ranked::Ranked;
+pub(crate) use sealed::Planned;
 
 /// The crate's side of the public spec traits: what the modes call and no user needs. The
 /// module is private, so no type outside the crate implements [`ShapeSpec`], and
@@ -78,6 +79,25 @@ pub(crate) mod sealed {
     use crate::layout::Arrangement;
     use crate::small::Small;
     use crate::sym::{Condition, SymDim};
+
+    /// Where a plan's inference writes: the target shape, and for a spec that splits and permutes
+    /// the input's axes before the reshape reads them in C order (an einops pattern), that
+    /// arrangement, from the same inference (left `None` when the reshape reads the input as it
+    /// is). Two pointers, passed in registers.
+    pub struct Planned<'p> {
+        pub(crate) dims: &'p mut Small<usize>,
+        pub(crate) arranged: &'p mut Option<Arrangement>,
+    }
+
+    impl<'p> Planned<'p> {
+        #[inline(always)]
+        pub(crate) fn new(
+            dims: &'p mut Small<usize>,
+            arranged: &'p mut Option<Arrangement>,
+        ) -> Self {
+            Planned { dims, arranged }
+        }
+    }
 
     /// The inference behind [`ShapeSpec`](super::ShapeSpec).
     pub trait Spec {
@@ -96,18 +116,11 @@ pub(crate) mod sealed {
         /// The dialect and the spec as written, for error messages.
         fn describe(&self) -> (Origin, String);
 
-        /// The plan's inference: [`infer_into`](Self::infer_into), and for a spec that splits
-        /// and permutes the input's axes before the reshape reads them in C order (an einops
-        /// pattern), that arrangement into `arranged`, from the same inference. Left `None`
-        /// when the reshape reads the input as it is.
+        /// The plan's inference into `out` (see [`Planned`]): [`infer_into`](Self::infer_into)
+        /// for every spec but an einops pattern, which also arranges the input's axes.
         #[inline(always)]
-        fn plan_into(
-            &self,
-            input: &[usize],
-            dims: &mut Small<usize>,
-            _arranged: &mut Option<Arrangement>,
-        ) -> Result<(), ReshapeError> {
-            self.infer_into(input, dims)
+        fn plan_into(&self, input: &[usize], out: Planned<'_>) -> Result<(), ReshapeError> {
+            self.infer_into(input, out.dims)
         }
 
         /// Whether [`plan_into`](Self::plan_into) moves or repeats axes for some input: then the
@@ -465,10 +478,9 @@ macro_rules! dialect {
             fn plan_into(
                 &self,
                 input: &[usize],
-                dims: &mut crate::small::Small<usize>,
-                arranged: &mut Option<crate::layout::Arrangement>,
+                out: crate::dialect::Planned<'_>,
             ) -> Result<(), crate::error::ReshapeError> {
-                self.$arrange(input, dims, arranged)
+                self.$arrange(input, out.dims, out.arranged)
                     .map_err(|f| f.attach($origin, input, self))
             }
 
@@ -558,13 +570,8 @@ impl<T: ShapeSpec + ?Sized> sealed::Spec for &T {
         (**self).describe()
     }
     #[inline(always)]
-    fn plan_into(
-        &self,
-        input: &[usize],
-        dims: &mut Small<usize>,
-        arranged: &mut Option<Arrangement>,
-    ) -> Result<(), ReshapeError> {
-        (**self).plan_into(input, dims, arranged)
+    fn plan_into(&self, input: &[usize], out: Planned<'_>) -> Result<(), ReshapeError> {
+        (**self).plan_into(input, out)
     }
     #[inline(always)]
     fn permutes(&self) -> bool {

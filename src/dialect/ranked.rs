@@ -7,10 +7,9 @@ use std::marker::PhantomData;
 
 use ndarray::Dimension;
 
-use super::{reject, sealed, ShapeSpec};
+use super::{reject, sealed, Planned, ShapeSpec};
 use crate::dims::Order;
 use crate::error::{Origin, ReshapeError, Rule};
-use crate::layout::Arrangement;
 use crate::small::Small;
 use crate::sym::{Condition, SymDim};
 
@@ -112,13 +111,13 @@ impl<P: ShapeSpec, E: Dimension + 'static> sealed::Spec for Ranked<P, E> {
     }
 
     #[inline(always)]
-    fn plan_into(
-        &self,
-        input: &[usize],
-        dims: &mut Small<usize>,
-        arranged: &mut Option<Arrangement>,
-    ) -> Result<(), ReshapeError> {
-        self.spec.plan_into(input, dims, arranged)?;
+    fn plan_into(&self, input: &[usize], out: Planned<'_>) -> Result<(), ReshapeError> {
+        let Planned { dims, arranged } = out;
+        let out = Planned {
+            dims: &mut *dims,
+            arranged,
+        };
+        self.spec.plan_into(input, out)?;
         match E::NDIM {
             Some(n) if n != dims.len() => Err(self.mismatch(input, dims)),
             _ => Ok(()),

@@ -14,7 +14,7 @@ use ndarray::{
 };
 
 use crate::copy::RawArray;
-use crate::dialect::{reject, ShapeSpec};
+use crate::dialect::{reject, Planned, ShapeSpec};
 use crate::dims::{dim_filled, typed_dim, Reading};
 use crate::error::{ReshapeError, Rule};
 use crate::layout::strides::{axis_low, contiguous_dims, fill_contiguous_strides};
@@ -78,7 +78,7 @@ impl Plan {
         strides: &[isize],
     ) -> Result<(), ReshapeError> {
         let mut arrangement = None;
-        spec.plan_into(shape, &mut self.shape, &mut arrangement)?;
+        spec.plan_into(shape, Planned::new(&mut self.shape, &mut arrangement))?;
         if let Some(arrangement) = arrangement {
             self.compute_arranged(&arrangement, strides);
             return Ok(());
@@ -491,7 +491,7 @@ where
     P: ShapeSpec + ?Sized,
 {
     let (mut shape, mut arrangement) = (Small::new(), None);
-    spec.plan_into(a.shape(), &mut shape, &mut arrangement)?;
+    spec.plan_into(a.shape(), Planned::new(&mut shape, &mut arrangement))?;
     let Some(arrangement) = arrangement else {
         let reading = reading(a.shape(), a.strides(), spec.order());
         return Ok(CopyPlan {

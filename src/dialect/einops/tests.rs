@@ -168,16 +168,16 @@ fn a_pattern_that_moves_axes_is_no_reshape_through_any_reference() {
     );
     // Through a reference and a rank type, the arrangement the modes plan with is the same.
     use crate::dialect::sealed::Spec;
-    let plan =
-        |s: &dyn Fn(&mut Small<usize>, &mut Option<Arrangement>) -> Result<(), ReshapeError>| {
-            let (mut dims, mut arranged) = (Small::new(), None);
-            s(&mut dims, &mut arranged).unwrap();
-            (dims.to_vec(), arranged)
-        };
-    let direct = plan(&|d, a| t.plan_into(&[2, 5, 3], d, a));
+    use crate::dialect::Planned;
+    let plan = |s: &dyn Fn(Planned<'_>) -> Result<(), ReshapeError>| {
+        let (mut dims, mut arranged) = (Small::new(), None);
+        s(Planned::new(&mut dims, &mut arranged)).unwrap();
+        (dims.to_vec(), arranged)
+    };
+    let direct = plan(&|p| t.plan_into(&[2, 5, 3], p));
     assert!(direct.1.is_some());
     assert_eq!(direct.0, [2, 3, 5]);
-    assert_eq!(plan(&|d, a| Spec::plan_into(&&t, &[2, 5, 3], d, a)), direct);
-    assert_eq!(plan(&|d, a| ranked.plan_into(&[2, 5, 3], d, a)), direct);
-    assert_eq!(plan(&|d, a| mx.plan_into(&[2, 3], d, a)), (vec![6], None));
+    assert_eq!(plan(&|p| Spec::plan_into(&&t, &[2, 5, 3], p)), direct);
+    assert_eq!(plan(&|p| ranked.plan_into(&[2, 5, 3], p)), direct);
+    assert_eq!(plan(&|p| mx.plan_into(&[2, 3], p)), (vec![6], None));
 }
