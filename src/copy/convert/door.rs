@@ -71,14 +71,7 @@ where
     C: Elementwise<A, B> + ?Sized,
 {
     let axes = read_axes(a.shape, a.strides, reading);
-    let job = Job {
-        src: Src(a.ptr),
-        axes: &axes,
-        limits: &[],
-        fill: None,
-        conv,
-        params,
-    };
+    let job = Job::reading(a.ptr, &axes, conv, params);
     // SAFETY: `a` addresses a live array of `a.len()` elements (its constructors' contract),
     // read into a fresh buffer of as many, contiguous in `reading`: each slot once.
     unsafe { fresh(&job, a.len()) }
@@ -102,14 +95,7 @@ pub(crate) fn gather_into<A, B, C>(
         return;
     }
     let axes = read_axes(a.shape, a.strides, reading);
-    let job = Job {
-        src: Src(a.ptr),
-        axes: &axes,
-        limits: &[],
-        fill: None,
-        conv,
-        params,
-    };
+    let job = Job::reading(a.ptr, &axes, conv, params);
     // SAFETY: `a`'s live array read into `out`, apart from it and of its length, contiguous in
     // `reading`; overwriting `Copy` elements drops nothing.
     unsafe { run(&job, out.as_mut_ptr()) };
@@ -169,14 +155,7 @@ where
             d *= a.len;
         }
         if part.len > 0 {
-            let job = Job {
-                src: Src(part.ptr),
-                axes: &axes,
-                limits: &[],
-                fill: None,
-                conv,
-                params: None,
-            };
+            let job = Job::reading(part.ptr, &axes, conv, None);
             // SAFETY: each part addresses a live array of `part.len` elements (its
             // constructors' contract); its positions are the output's slots `offset * inner +`
             // its axes' offsets, inside the buffer of `n` (`offset + run_len <= joined`) and
@@ -196,19 +175,14 @@ where
 /// the reverse (`a`'s axis `axis` holds the blocks, its last the block, and the output has
 /// `channels` there, cropped). Converted by `conv`, into a fresh C-contiguous buffer.
 /// The caller checked the shapes: `blocks * block >= channels > (blocks - 1) * block`.
-pub(crate) fn blocked<A, B, C>(
+pub(crate) fn blocked<A: Sync, B: Clone + Send + Sync, C: Elementwise<A, B> + ?Sized>(
     a: RawArray<'_, A>,
     (axis, block, blocks, channels): (usize, usize, usize, usize),
     pack: bool,
     fill: B,
     conv: &C,
     params: Option<(usize, usize)>,
-) -> Result<Vec<B>, AllocError>
-where
-    A: Sync,
-    B: Clone + Send + Sync,
-    C: Elementwise<A, B> + ?Sized,
-{
+) -> Result<Vec<B>, AllocError> {
     let (shape, strides) = (a.shape, a.strides);
     // The output's shape and its C-contiguous strides.
     let mut out: Small<usize> = shape[..shape.len() - usize::from(!pack)]

@@ -60,6 +60,25 @@ pub(crate) struct Job<'a, A, B, C: ?Sized> {
     pub(crate) params: Option<(usize, usize)>,
 }
 
+impl<'a, A, B, C: ?Sized> Job<'a, A, B, C> {
+    /// A job with neither limits nor fill: every output slot read from `src` along `axes`.
+    pub(crate) fn reading(
+        src: *const A,
+        axes: &'a [Axis],
+        conv: &'a C,
+        params: Option<(usize, usize)>,
+    ) -> Self {
+        Job {
+            src: Src(src),
+            axes,
+            limits: &[],
+            fill: None,
+            conv,
+            params,
+        }
+    }
+}
+
 /// The output bytes one unit of rows covers.
 const CHUNK_BYTES: usize = 64 * 1024;
 
@@ -91,15 +110,40 @@ enum Kind {
     },
     /// Tiles of axis `p` (the source's most local) by the last axis, `tp` by `tq`, gathered
     /// into the scratch buffer (through `kernel` when there is one) and converted run by run.
-    Tiles {
+    Tiles(Tiles),
+}
+
+/// The tiles of [`Kind::Tiles`]: `p_blocks` by `q_blocks` of them in each outer box.
+struct Tiles {
+    p: usize,
+    tp: usize,
+    tq: usize,
+    p_blocks: usize,
+    q_blocks: usize,
+    kernel: Option<simd::Kernel>,
+    scratch: bool,
+}
+
+impl Tiles {
+    /// Tiles `tp` by `tq` of axis `p` (`np` long) by the last axis (`nq` long).
+    fn new(
         p: usize,
-        tp: usize,
-        tq: usize,
-        p_blocks: usize,
-        q_blocks: usize,
+        (tp, tq): (usize, usize),
+        (np, nq): (usize, usize),
         kernel: Option<simd::Kernel>,
         scratch: bool,
-    },
+    ) -> Self {
+        let (p_blocks, q_blocks) = (np.div_ceil(tp), nq.div_ceil(tq));
+        Tiles {
+            p,
+            tp,
+            tq,
+            p_blocks,
+            q_blocks,
+            kernel,
+            scratch,
+        }
+    }
 }
 
 /// Run `job` into `dst`, whose slots are those the job's axes address (a fresh buffer or the
@@ -342,20 +386,9 @@ fn plan(axes: &[Axis], region: &Region, plain: bool, size_a: usize, size_b: usiz
                     }
                     None => None,
                 };
-                let outer = rows / np;
-                let (p_blocks, q_blocks) = (np.div_ceil(tp), nq.div_ceil(tq));
-                (
-                    Kind::Tiles {
-                        p,
-                        tp,
-                        tq,
-                        p_blocks,
-                        q_blocks,
-                        kernel,
-                        scratch: plain,
-                    },
-                    outer * p_blocks * q_blocks,
-                )
+                let tiles = Tiles::new(p, (tp, tq), (np, nq), kernel, plain);
+                let units = rows / np * tiles.p_blocks * tiles.q_blocks;
+                (Kind::Tiles(tiles), units)
             }
             _ => rows_kind(rows),
         }
@@ -527,17 +560,10 @@ unsafe fn run_part<A, B, C>(
                 r += count;
             }
         }
-        Kind::Tiles {
-            p,
-            tp,
-            tq,
-            p_blocks,
-            q_blocks,
-            kernel,
-            scratch,
-        } => {
-            let (qb, rest) = (u % q_blocks, u / q_blocks);
-            let (pb, o) = (rest % p_blocks, rest / p_blocks);
+        Kind::Tiles(ref t) => {
+            let (p, tp, tq, kernel) = (t.p, t.tp, t.tq, t.kernel);
+            let (qb, rest) = (u % t.q_blocks, u / t.q_blocks);
+            let (pb, o) = (rest % t.p_blocks, rest / t.p_blocks);
             let others: Small<Axis> = outer
                 .iter()
                 .enumerate()
@@ -552,7 +578,7 @@ unsafe fn run_part<A, B, C>(
                 .wrapping_add((j0 as isize).wrapping_mul(last.src));
             let d = d + i0 * ap.dst + j0;
             let at = src.wrapping_offset(s);
-            if !scratch {
+            if !t.scratch {
                 let rows = Rows {
                     count: ni,
                     src: ap.src,
