@@ -219,30 +219,22 @@ pub(crate) type CopyFn<'c, A, D, E> =
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of a view: a view
 /// with the input's lifetime when the strides permit, else `copy`.
-pub(crate) fn view_into_or<'a, A, D, P>(
+pub(crate) fn view_into_or<'a, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: ArrayView<'a, A, D>,
     spec: &P,
     copy: CopyFn<'_, A, D, P::Rank>,
-) -> Result<CowArray<'a, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<CowArray<'a, A, P::Rank>, ReshapeError> {
     // SAFETY: the elements of the view `a` are borrowed for `'a`.
     unsafe { view_or(&a, spec, copy) }
 }
 
 /// [`ReshapeExt::into_reshape_clone`](crate::ReshapeExt::into_reshape_clone) of an owned
 /// array: its own buffer with the new layout when the strides permit, else `copy`.
-pub(crate) fn owned_into_or<A, D, P>(
+pub(crate) fn owned_into_or<A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: Array<A, D>,
     spec: &P,
     copy: CopyFn<'_, A, D, P::Rank>,
-) -> Result<Array<A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<Array<A, P::Rank>, ReshapeError> {
     let mut plan = Plan::empty();
     plan.compute_unique(spec, a.shape(), a.strides())?;
     if plan.view {

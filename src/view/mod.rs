@@ -313,15 +313,11 @@ impl<A, E: Dimension + 'static> ViewKind<A, E> for ArrayViewMut<'_, A, E> {
 ///
 /// The elements of `a` must be readable for `'r`.
 #[inline(always)]
-unsafe fn view_or<'r, A, D, P>(
+unsafe fn view_or<'r, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &ArrayRef<A, D>,
     spec: &P,
     copy: impl FnOnce(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
-) -> Result<CowArray<'r, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<CowArray<'r, A, P::Rank>, ReshapeError> {
     let mut plan = Plan::empty();
     plan.compute(spec, a.shape(), a.strides())?;
     match plan.view {
@@ -338,14 +334,10 @@ where
 ///
 /// The elements of `a` must be readable for `'r`.
 #[inline(always)]
-unsafe fn view<'r, A, D, P>(
+unsafe fn view<'r, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &ArrayRef<A, D>,
     spec: &P,
-) -> Result<ArrayView<'r, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<ArrayView<'r, A, P::Rank>, ReshapeError> {
     let mut plan = Plan::empty();
     plan.compute_view(spec, a.shape(), a.strides(), false)?;
     // SAFETY: a view plan for this layout, of the spec's rank, readable for `'r` (the caller's
@@ -432,29 +424,21 @@ impl<'a, A> Borrowed for ViewRepr<&'a A> {
 /// [`view_or`] for an [`ArrayRef`] (what every array dereferences to), whose results borrow
 /// it: the storages other than a view, and `ArrayRef` itself.
 #[inline(always)]
-pub(crate) fn view_or_ref<'s, A, D, P>(
+pub(crate) fn view_or_ref<'s, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &'s ArrayRef<A, D>,
     spec: &P,
     copy: impl FnOnce(Reads<'_, A, D>, &[usize], Reading) -> Result<Array<A, P::Rank>, ReshapeError>,
-) -> Result<CowArray<'s, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<CowArray<'s, A, P::Rank>, ReshapeError> {
     // SAFETY: the elements are borrowed (through `a`) for `'s`.
     unsafe { view_or(a, spec, copy) }
 }
 
 /// [`view`] for an [`ArrayRef`], whose views borrow it (see [`view_or_ref`]).
 #[inline(always)]
-pub(crate) fn view_ref<'s, A, D, P>(
+pub(crate) fn view_ref<'s, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &'s ArrayRef<A, D>,
     spec: &P,
-) -> Result<ArrayView<'s, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<ArrayView<'s, A, P::Rank>, ReshapeError> {
     // SAFETY: the elements are borrowed (through `a`) for `'s`.
     unsafe { view(a, spec) }
 }
@@ -482,14 +466,10 @@ impl<'a, A, D: Dimension> CopyPlan<'a, A, D> {
 /// The plan of `spec` for `a` without the stride solver, for the modes that always copy: the
 /// target shape, the reading order, and what the copy reads.
 #[inline(always)]
-pub(crate) fn copy_plan<'a, A, D, P>(
+pub(crate) fn copy_plan<'a, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &'a ArrayRef<A, D>,
     spec: &P,
-) -> Result<CopyPlan<'a, A, D>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<CopyPlan<'a, A, D>, ReshapeError> {
     let (mut shape, mut arrangement) = (Small::new(), None);
     spec.plan_into(a.shape(), Planned::new(&mut shape, &mut arrangement))?;
     let Some(arrangement) = arrangement else {
@@ -550,14 +530,10 @@ pub(crate) fn split_view<'a, A, D: Dimension>(
 
 /// The strict mutable view ([`ReshapeExt::reshape_view_mut`](crate::ReshapeExt::reshape_view_mut)).
 #[inline(always)]
-pub(crate) fn view_mut<'a, A, D, P>(
+pub(crate) fn view_mut<'a, A, D: Dimension, P: ShapeSpec + ?Sized>(
     a: &'a mut ArrayRef<A, D>,
     spec: &P,
-) -> Result<ArrayViewMut<'a, A, P::Rank>, ReshapeError>
-where
-    D: Dimension,
-    P: ShapeSpec + ?Sized,
-{
+) -> Result<ArrayViewMut<'a, A, P::Rank>, ReshapeError> {
     let mut plan = Plan::empty();
     plan.compute_view(spec, a.shape(), a.strides(), true)?;
     let ptr = a.as_mut_ptr();
