@@ -81,18 +81,32 @@ pub trait Acc: Copy + Default + PartialOrd + Send + Sync + 'static {
     }
 }
 
+/// [`Acc`] of a number type: its identities (`0`, `1`, and the bounds its associated
+/// constants `$lowest` and `$highest` name), `add` and `mul` by the functions `$add` and `$mul`
+/// (wrapping on the integers), and the extra methods `$more` (the floats' NaN-aware `max` and `min`, `mean`).
+macro_rules! number_acc {
+    ($t:ty: $zero:literal, $one:literal, $lowest:ident, $highest:ident, $add:expr, $mul:expr, {$($more:tt)*}) => {
+        impl Acc for $t {
+            const ZERO: Self = $zero;
+            const ONE: Self = $one;
+            const LOWEST: Self = <$t>::$lowest;
+            const HIGHEST: Self = <$t>::$highest;
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                $add(self, o)
+            }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                $mul(self, o)
+            }
+            $($more)*
+        }
+    };
+}
+
 macro_rules! int_acc {
     ($($t:ty => $wide:literal),*) => {$(
-        impl Acc for $t {
-            const ZERO: Self = 0;
-            const ONE: Self = 1;
-            const LOWEST: Self = <$t>::MIN;
-            const HIGHEST: Self = <$t>::MAX;
-            #[inline(always)]
-            fn add(self, o: Self) -> Self { self.wrapping_add(o) }
-            #[inline(always)]
-            fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
-        }
+        number_acc!($t: 0, 1, MIN, MAX, <$t>::wrapping_add, <$t>::wrapping_mul, {});
 
         impl sealed::Element for $t {
             type Acc = $t;
@@ -127,26 +141,18 @@ int_acc!(
 
 macro_rules! float_acc {
     ($($t:ty),*) => {$(
-        impl Acc for $t {
-            const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
-            const LOWEST: Self = <$t>::NEG_INFINITY;
-            const HIGHEST: Self = <$t>::INFINITY;
-            #[inline(always)]
-            fn add(self, o: Self) -> Self { self + o }
-            #[inline(always)]
-            fn mul(self, o: Self) -> Self { self * o }
-            // NumPy's maximum: a NaN on either side is the result. Both comparisons always
-            // run (`|`, not `||`): a select without branches, which the compiler vectorizes.
-            #[inline(always)]
-            #[allow(clippy::eq_op)]
-            fn max_of(self, o: Self) -> Self { if (o > self) | (o != o) { o } else { self } }
-            #[inline(always)]
-            #[allow(clippy::eq_op)]
-            fn min_of(self, o: Self) -> Self { if (o < self) | (o != o) { o } else { self } }
-            #[inline(always)]
-            fn mean(self, n: usize) -> Self { self / n as $t }
-        }
+        number_acc!($t: 0.0, 1.0, NEG_INFINITY, INFINITY, std::ops::Add::add, std::ops::Mul::mul, {
+        // NumPy's maximum: a NaN on either side is the result. Both comparisons always
+        // run (`|`, not `||`): a select without branches, which the compiler vectorizes.
+        #[inline(always)]
+        #[allow(clippy::eq_op)]
+        fn max_of(self, o: Self) -> Self { if (o > self) | (o != o) { o } else { self } }
+        #[inline(always)]
+        #[allow(clippy::eq_op)]
+        fn min_of(self, o: Self) -> Self { if (o < self) | (o != o) { o } else { self } }
+        #[inline(always)]
+        fn mean(self, n: usize) -> Self { self / n as $t }
+        });
     )*};
 }
 

@@ -15,7 +15,7 @@ pub use dim::IntoDim;
 pub use einops::pack;
 
 use ndarray::{
-    Array, ArrayBase, ArrayView, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData,
+    Array, ArrayBase, ArrayRef, ArrayView, ArrayViewMut, Data, DataMut, Dimension, IxDyn, RawData,
     ShapeBuilder,
 };
 
@@ -896,15 +896,12 @@ where
         B: Clone + Send + Sync,
         S: Data,
     {
-        let a = self.array_ref();
-        let plan = view::copy_plan(a, &spec)?;
-        let f = plan.reading == Reading::F;
-        let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
+        let (plan, params) = converting(self.array_ref(), &spec, conv)?;
+        let fail = |rule: Rule, why: &str| reject(rule, &spec, self.array_ref().shape(), why);
         let data = engine::gather(plan.reads().source(), plan.reading, conv, params)
-            .map_err(|e| reject(Rule::AllocationFailed, &spec, a.shape(), &e.detail()))?;
+            .map_err(|e| fail(Rule::AllocationFailed, &e.detail()))?;
         let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
-        Array::from_shape_vec(dims, data)
-            .map_err(|e| reject(Rule::SizeMismatch, &spec, a.shape(), &e.to_string()))
+        Array::from_shape_vec(dims, data).map_err(|e| fail(Rule::SizeMismatch, &e.to_string()))
     }
 
     /// [`to_layout`](Self::to_layout) with a conversion: a fresh array of the same shape, contiguous
@@ -991,17 +988,36 @@ where
         S: Data,
     {
         let a = self.array_ref();
-        let plan = view::copy_plan(a, &spec)?;
-        let f = plan.reading == Reading::F;
-        let n = a.len();
-        if out.len() != n {
+        let (plan, params) = converting(a, &spec, conv)?;
+        if out.len() != a.len() {
             let (dialect, written) = spec.describe();
-            return Err(Fail::output_length(out.len(), n).attach(dialect, a.shape(), written));
+            let wrong = Fail::output_length(out.len(), a.len());
+            return Err(wrong.attach(dialect, a.shape(), written));
         }
-        let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
         engine::gather_into(plan.reads().source(), plan.reading, conv, params, out);
         let dims = contiguous_dims::<P::Rank>(&plan.shape, plan.reading);
         ArrayViewMut::from_shape(dims, out)
             .map_err(|e| reject(Rule::SizeMismatch, &spec, a.shape(), &e.to_string()))
     }
+}
+
+/// Where a conversion's parameters are found along the output: an axis and its length.
+type ParamsAt = Option<(usize, usize)>;
+
+/// The plan of a converting copy of `a` by `spec`, and `conv`'s parameters along the output
+/// it gives.
+fn converting<'a, A, B, C, D, P>(
+    a: &'a ArrayRef<A, D>,
+    spec: &P,
+    conv: &C,
+) -> Result<(view::CopyPlan<'a, A, D>, ParamsAt), ReshapeError>
+where
+    C: Conversion<A, B> + ?Sized,
+    D: Dimension,
+    P: ShapeSpec + ?Sized,
+{
+    let plan = view::copy_plan(a, spec)?;
+    let f = plan.reading == Reading::F;
+    let params = params_at(conv, &plan.shape, f, a.shape(), &|| spec.describe().1)?;
+    Ok((plan, params))
 }
