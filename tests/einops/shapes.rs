@@ -210,6 +210,32 @@ fn unpack_shapes_on_numbers_and_symbols() {
     assert!(p
         .unpack_symbolic(&packed, &[vec![None], vec![None]])
         .is_err());
+    // Parts past isize::MAX fill no axis, on numbers and on symbols alike.
+    let half = 1usize << 62;
+    let (big, big_sym) = ([2, half, 5], [k(2), k(half), k(5)]);
+    let err = p
+        .unpack_shapes(&big, &[vec![half as i64], vec![half as i64], vec![-1]])
+        .unwrap_err();
+    assert_eq!(err.category(), "dim_mismatch", "{err}");
+    let err = p
+        .unpack_symbolic(
+            &big_sym,
+            &[vec![Some(k(half))], vec![Some(k(half))], vec![None]],
+        )
+        .unwrap_err();
+    assert_eq!(err.category(), "dim_mismatch", "{err}");
+    assert!(err.to_string().contains("isize::MAX"), "{err}");
+    // What the -1 takes is never negative: N - 5 holds where 5 <= N.
+    let (parts, conds) = p
+        .unpack_symbolic(
+            &[b.clone(), n.clone(), k(5)],
+            &[vec![Some(k(5))], vec![None]],
+        )
+        .unwrap();
+    assert_eq!(parts[1], vec![b.clone(), &n - &k(5), k(5)]);
+    assert_eq!(conds.len(), 1, "{conds:?}");
+    assert_eq!(conds[0].holds(&[("B", 1), ("N", 4)]), Some(false));
+    assert_eq!(conds[0].holds(&[("B", 1), ("N", 5)]), Some(true));
     // ONNX: Split then Reshape where it changes something.
     let (split, each) = p
         .unpack_onnx_nodes(&[2, 12, 5], &[vec![4i64, 2], vec![-1]])

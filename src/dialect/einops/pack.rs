@@ -9,7 +9,7 @@ use crate::error::{Fail, Origin, ReshapeError, Rule};
 use crate::infer::Extent;
 use crate::small::Small;
 use crate::sym::ConditionList;
-use crate::sym::{equals, Condition, Exact, SymDim};
+use crate::sym::{bounds, equals, past_limit, Condition, Exact, Rat, SymDim};
 
 /// An einops `pack` / `unpack` pattern (`"b * c"`): axis names split on whitespace with exactly
 /// one `*`, the axes the inputs pack into one. The names before and after the `*` are the
@@ -251,14 +251,8 @@ impl Pack {
     ) -> Result<Vec<Part>, ReshapeError> {
         let fail = |f: Fail| f.attach(Origin::Rearrange, packed, self);
         self.packed_rank(packed.len()).map_err(fail)?;
-        if shapes.is_empty() {
-            // No parts asked for: einops gives none, whatever the axis holds.
-            return Ok(Vec::new());
-        }
-        let axis = packed[self.before];
-        // Each shape's entries (`None` for its -1) and its length (`None` when unknown).
-        let mut parts: Vec<Vec<Option<usize>>> = Vec::with_capacity(shapes.len());
-        let mut unknown = None;
+        // Each shape's entries, `None` for its -1.
+        let mut entries: Vec<Vec<Option<usize>>> = Vec::with_capacity(shapes.len());
         for (i, s) in shapes.iter().enumerate() {
             let mut dims = Vec::with_capacity(s.len());
             for &d in s {
@@ -271,70 +265,17 @@ impl Pack {
                     }
                 });
             }
-            let infer = dims.iter().filter(|d| d.is_none()).count();
-            if infer > 0 {
-                if infer > 1 || unknown.is_some() {
-                    let why = "one -1 among the packed shapes, which einops infers".to_owned();
-                    return Err(fail(Fail::at(Rule::MultipleInfer, i, why)));
-                }
-                unknown = Some(i);
-            }
-            parts.push(dims);
+            entries.push(dims);
         }
-        let product = |dims: &[Option<usize>]| {
-            dims.iter()
-                .flatten()
-                .try_fold(1usize, |p, &d| p.checked_mul(d))
-        };
-        let mut known = 0usize;
-        for (i, dims) in parts.iter().enumerate() {
-            if Some(i) == unknown {
-                continue;
-            }
-            known = product(dims)
-                .and_then(|n| known.checked_add(n))
-                .unwrap_or(usize::MAX);
-        }
-        let mismatch = |why: String| fail(Fail::whole(Rule::DimMismatch, why));
-        let mut lengths: Vec<usize> = parts.iter().map(|d| product(d).unwrap_or(0)).collect();
-        match unknown {
-            None if known != axis => {
-                return Err(mismatch(format!(
-                    "the packed shapes hold {known} along the packed axis, which has {axis}"
-                )))
-            }
-            None => {}
-            Some(u) => {
-                let Some(left) = axis.checked_sub(known) else {
-                    return Err(mismatch(format!(
-                        "the packed shapes hold {known} besides the -1, more than the packed \
-                         axis's {axis}"
-                    )));
-                };
-                let of = product(&parts[u]).unwrap_or(usize::MAX);
-                if of == 0 || left % of != 0 {
-                    let why = format!(
-                        "packed shape {u}: {left} left on the packed axis is no multiple of its \
-                         other dims' {of}"
-                    );
-                    return Err(fail(Fail::at(Rule::InferNotDivisible, u, why)));
-                }
-                for d in parts[u].iter_mut().filter(|d| d.is_none()) {
-                    *d = Some(left / of);
-                }
-                lengths[u] = left;
-            }
-        }
-        let mut out = Vec::with_capacity(parts.len());
+        let (parts, ()) = self.unpacked(packed, &entries)?;
         let mut at = 0;
-        for (dims, len) in parts.iter().zip(lengths) {
-            let mut shape = packed[..self.before].to_vec();
-            shape.extend(dims.iter().flatten());
-            shape.extend_from_slice(&packed[self.before + 1..]);
-            out.push((at..at + len, shape));
-            at += len;
-        }
-        Ok(out)
+        Ok(parts
+            .into_iter()
+            .map(|(len, shape)| {
+                at += len;
+                (at - len..at, shape)
+            })
+            .collect())
     }
 
     /// [`unpack_shapes`](Self::unpack_shapes) on symbolic dims: `None` is the one `-1`. The
@@ -365,13 +306,29 @@ impl Pack {
         packed: &[SymDim],
         shapes: &[Vec<Option<SymDim>>],
     ) -> Result<(Vec<Vec<SymDim>>, Vec<Condition>), ReshapeError> {
-        let fail = |f: Fail| f.attach_sym(Origin::Rearrange, packed, self);
+        let (parts, conds) = self.unpacked(packed, shapes)?;
+        let mut kept = Vec::new();
+        kept.add_all(conds.iter().cloned());
+        Ok((parts.into_iter().map(|(_, shape)| shape).collect(), kept))
+    }
+
+    /// The rule of [`unpack_shapes`](Self::unpack_shapes), for numbers and symbols alike: each
+    /// part's length on the packed axis and its shape, and the conditions. `None` in `shapes`
+    /// is the one `-1`.
+    #[allow(clippy::type_complexity)]
+    fn unpacked<E: Packs>(
+        &self,
+        packed: &[E],
+        shapes: &[Vec<Option<E>>],
+    ) -> Result<(Vec<(E, Vec<E>)>, E::Conds), ReshapeError> {
+        let fail = |f: Fail| E::attach(f, Origin::Rearrange, packed, self);
         self.packed_rank(packed.len()).map_err(fail)?;
-        let mut conds: Small<Condition> = Small::new();
+        let mut conds = E::Conds::default();
         if shapes.is_empty() {
-            return Ok((Vec::new(), Vec::new()));
+            // No parts asked for: einops gives none, whatever the axis holds.
+            return Ok((Vec::new(), conds));
         }
-        let axis = packed[self.before].clone();
+        let axis = &packed[self.before];
         let mut unknown = None;
         for (i, s) in shapes.iter().enumerate() {
             let n = s.iter().filter(|d| d.is_none()).count();
@@ -383,50 +340,57 @@ impl Pack {
                 unknown = Some(i);
             }
         }
-        let product =
-            |s: &[Option<SymDim>]| s.iter().flatten().fold(SymDim::from(1), |p, d| &p * d);
-        let known = shapes
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| Some(*i) != unknown)
-            .fold(SymDim::from(0), |sum, (_, s)| &sum + &product(s));
-        let mut parts: Vec<Vec<SymDim>> = Vec::with_capacity(shapes.len());
+        let mismatch = |why: String| fail(Fail::whole(Rule::DimMismatch, why));
+        // Each part's length along the packed axis (the -1's part's found below) and the sum
+        // of the known ones.
+        let mut lengths = Vec::with_capacity(shapes.len());
+        let mut known = E::lit(0);
         for (i, s) in shapes.iter().enumerate() {
-            let mut dims: Small<SymDim> = s
-                .iter()
-                .map(|d| d.clone().unwrap_or(SymDim::from(1)))
-                .collect();
             if Some(i) == unknown {
-                let at = s.iter().position(Option::is_none);
-                let left = &axis - &known;
-                SymDim::finish(&mut dims, at, left, &mut conds).map_err(|f| {
+                lengths.push(E::lit(0));
+                continue;
+            }
+            let dims: Vec<E> = s.iter().flatten().cloned().collect();
+            let (Some(len), Some(sum)) = (E::grow(&E::lit(0), &dims), E::grow(&known, &dims))
+            else {
+                let why = format!(
+                    "packed shape {i} takes the packed axis past isize::MAX, which has {axis}"
+                );
+                return Err(mismatch(why));
+            };
+            lengths.push(len);
+            known = sum;
+        }
+        let mut parts = Vec::with_capacity(shapes.len());
+        for (i, (s, mut len)) in shapes.iter().zip(lengths).enumerate() {
+            let mut dims: Vec<E> = s.iter().map(|d| d.clone().unwrap_or(E::lit(1))).collect();
+            if let Some(at) = s.iter().position(Option::is_none) {
+                let Some(left) = E::rest(axis, &known, &mut conds) else {
+                    return Err(mismatch(format!(
+                        "the packed shapes hold {known} besides the -1, more than the packed \
+                         axis's {axis}"
+                    )));
+                };
+                E::infer(&mut dims, at, left.clone(), &mut conds).map_err(|f| {
                     fail(Fail {
                         position: Some(i),
                         detail: format!("packed shape {i}: {}", f.detail),
                         ..f
                     })
                 })?;
+                len = left;
             }
             let mut shape = packed[..self.before].to_vec();
-            shape.extend(dims.iter().cloned());
+            shape.extend(dims);
             shape.extend_from_slice(&packed[self.before + 1..]);
-            parts.push(shape);
+            parts.push((len, shape));
         }
-        if unknown.is_none() {
-            match equals(&known, &axis) {
-                Exact::Always => {}
-                Exact::Sometimes(c) => conds.push(c),
-                Exact::Never => {
-                    let why = format!(
-                        "the packed shapes hold {known} along the packed axis, which has {axis}"
-                    );
-                    return Err(fail(Fail::whole(Rule::DimMismatch, why)));
-                }
-            }
+        if unknown.is_none() && !E::same(&known, axis, &mut conds) {
+            let why =
+                format!("the packed shapes hold {known} along the packed axis, which has {axis}");
+            return Err(mismatch(why));
         }
-        let mut out: Vec<Condition> = Vec::new();
-        out.add_all(conds.iter().cloned());
-        Ok((parts, out))
+        Ok((parts, conds))
     }
 
     /// The ONNX nodes of a pack of inputs of the shapes `inputs`: for each input the
@@ -602,8 +566,18 @@ trait Packs: Extent {
     /// depends on the symbols, the condition added to `conds`.
     fn same(d: &Self, f: &Self, conds: &mut Self::Conds) -> bool;
 
-    /// `total` plus the product of `part`, or `None` past `isize::MAX` (or the symbolic range).
+    /// `total` plus the product of `part`, or `None` past `isize::MAX` (for every value of the
+    /// symbols, or past their range).
     fn grow(total: &Self, part: &[Self]) -> Option<Self>;
+
+    /// What the packed axis `axis` leaves besides the known parts' `known`, or `None` where
+    /// they hold more (for every value; where it depends, the condition added to `conds`).
+    fn rest(axis: &Self, known: &Self, conds: &mut Self::Conds) -> Option<Self>;
+
+    /// Fills the `-1` at `at` of one packed shape's `dims` (a 1 there) from the `left` its part
+    /// holds: the division exact, or under conditions that it is.
+    fn infer(dims: &mut [Self], at: usize, left: Self, conds: &mut Self::Conds)
+        -> Result<(), Fail>;
 }
 
 impl Packs for usize {
@@ -614,6 +588,27 @@ impl Packs for usize {
     fn grow(total: &usize, part: &[usize]) -> Option<usize> {
         let n = part.iter().try_fold(1usize, |p, &d| p.checked_mul(d))?;
         total.checked_add(n).filter(|&t| t <= isize::MAX as usize)
+    }
+
+    fn rest(axis: &usize, known: &usize, _: &mut ()) -> Option<usize> {
+        axis.checked_sub(*known)
+    }
+
+    fn infer(dims: &mut [usize], at: usize, left: usize, _: &mut ()) -> Result<(), Fail> {
+        let of = dims.iter().try_fold(1usize, |p, &d| p.checked_mul(d));
+        match of {
+            Some(of) if of != 0 && left % of == 0 => {
+                dims[at] = left / of;
+                Ok(())
+            }
+            _ => {
+                let of = of.map_or_else(|| "past usize::MAX".to_owned(), |of| of.to_string());
+                let why = format!(
+                    "{left} left on the packed axis is no multiple of its other dims' {of}"
+                );
+                Err(Fail::at(Rule::InferNotDivisible, at, why))
+            }
+        }
     }
 }
 
@@ -631,6 +626,27 @@ impl Packs for SymDim {
 
     fn grow(total: &SymDim, part: &[SymDim]) -> Option<SymDim> {
         let n = part.iter().fold(SymDim::from(1), |p, d| &p * d);
-        Some(total + &n).filter(SymDim::is_valid)
+        Some(total + &n).filter(|t| t.is_valid() && !past_limit(t))
+    }
+
+    fn rest(axis: &SymDim, known: &SymDim, conds: &mut Small<Condition>) -> Option<SymDim> {
+        let left = axis - known;
+        let b = bounds(&left);
+        if b.hi.is_some_and(|h| h < Rat::ZERO) {
+            return None;
+        }
+        if !b.lo.is_some_and(|l| l >= Rat::ZERO) {
+            conds.add(Condition::at_most(known.clone(), axis.clone()));
+        }
+        Some(left)
+    }
+
+    fn infer(
+        dims: &mut [SymDim],
+        at: usize,
+        left: SymDim,
+        conds: &mut Small<Condition>,
+    ) -> Result<(), Fail> {
+        SymDim::finish(dims, Some(at), left, conds)
     }
 }
