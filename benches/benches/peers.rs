@@ -228,10 +228,7 @@ fn element_size<A: Copy + From<u8> + Send + Sync + PartialEq + std::fmt::Debug +
 }
 
 fn peers(crit: &mut Criterion) {
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
+    let one = ndarray_reshape_bench::pool(1);
     run_case(crit, transposed::<f32>("transpose_64_f32", 64), &one);
     run_case(crit, transposed::<f32>("transpose_1024_f32", 1024), &one);
     run_case(crit, transposed::<f32>("transpose_4096_f32", 4096), &one);

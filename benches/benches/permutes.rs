@@ -428,12 +428,6 @@ fn main() {
         Some("main") => Way::Main,
         Some(w) => panic!("--way={w}: pool, install or main"),
     };
-    let rayon = |n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap()
-    };
     // T - 1 = 1 thread for the main thread's copies on two threads (the other ways do not
     // use it).
     rayon::ThreadPoolBuilder::new()
@@ -441,7 +435,10 @@ fn main() {
         .build_global()
         .unwrap();
     let pools = Pools {
-        rayon: [rayon(1), rayon(2)],
+        rayon: [
+            ndarray_reshape_bench::pool(1),
+            ndarray_reshape_bench::pool(2),
+        ],
         way,
         team: Pool::builder().threads(2).build().unwrap(),
     };

@@ -394,12 +394,9 @@ fn main() {
             };
             (make(case), buf)
         });
-        let pool = pools.entry(threads).or_insert_with(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-        });
+        let pool = pools
+            .entry(threads)
+            .or_insert_with(|| ndarray_reshape_bench::pool(threads));
         let mut times: Vec<u128> = pool.install(|| {
             black_box(call(case, contestant, input, buf, threads));
             (0..reps)

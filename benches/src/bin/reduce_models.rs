@@ -88,16 +88,7 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(9);
-    let pools: Vec<(usize, rayon::ThreadPool)> = [1, 2]
-        .iter()
-        .map(|&n| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap();
-            (n, pool)
-        })
-        .collect();
+    let pools = ndarray_reshape_bench::pools();
     println!(
         "| case | layout | threads | reduce ms | ndarray ms | memcpy ms | vs ndarray | of memcpy |"
     );

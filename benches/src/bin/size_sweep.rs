@@ -176,16 +176,7 @@ fn main() {
     if calls.is_empty() {
         calls = CALLS.to_vec();
     }
-    let pools: Vec<(usize, rayon::ThreadPool)> = [1, 2]
-        .into_iter()
-        .map(|n| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap();
-            (n, pool)
-        })
-        .collect();
+    let pools = ndarray_reshape_bench::pools();
     for call in calls {
         for bytes in sizes(max) {
             for (n, pool) in &pools {
