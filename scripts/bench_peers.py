@@ -10,12 +10,19 @@ memcpy (criterion, `benches/benches/peers.rs`), and against onnxruntime's `Trans
     python3 scripts/bench_peers.py permutes-report   # its tables again, from target/permutes.txt
     python3 scripts/bench_peers.py convert [ROUNDS] [CASE...]   # relayouts with a conversion
     python3 scripts/bench_peers.py shapes      # whole-graph shapes against onnx and onnxruntime
+    python3 scripts/bench_peers.py sweep [CALL...] [--max=BYTES]   # sizes 1 KiB to 256 MiB against plain ndarray
 
 `convert` runs the relayouts that convert element types (images to normalized f32, f32 to and
 from bf16/f16, blocked layouts, int8 quantization) against OpenCV, torch/torchvision, oneDNN's
 reorder and NumPy (in a throwaway virtualenv), plain ndarray and memcpy (the Rust contestants of
 `benches/src/bin/convert_peers.rs`), interleaved round by round in one driver; it prints one line
 per case and thread count, then the ratios (see `convert_driver`).
+
+`sweep` runs `benches/src/bin/size_sweep.rs` (each call of the crate against the plain ndarray
+call that does the same thing, 1 and 2 threads, medians of interleaved calls), passes its
+`sweep <call> <bytes> t<T>: ours=<µs> ndarray=<µs>` lines through, then prints the ratio
+ndarray/ours per call, size and thread count (above 1.0: the crate is faster) and the cases
+below 0.95.
 
 `permutes` builds HPTT from source (the `hptt` bindings, cmake, installed with apt-get when
 missing) with its AVX kernels (`-DHPTT_ARCH_AVX`, off by default in the bindings) and runs the
@@ -263,7 +270,42 @@ def shapes():
         subprocess.run(["rm", "-rf", venv], check=True)
 
 
+def sweep():
+    run = subprocess.Popen(["cargo", "run", "--release", "-q", "-p", "ndarray_reshape_bench",
+                            "--bin", "size_sweep", "--"] + sys.argv[2:],
+                           cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    # {call: {bytes: {threads: ratio}}}
+    table = {}
+    for line in run.stdout:
+        print(line, end="", flush=True)
+        head, _, times = line.partition(": ")
+        parts = head.split()
+        if len(parts) != 4 or parts[0] != "sweep":
+            continue
+        _, call, size, threads = parts
+        t = dict(kv.split("=") for kv in times.split())
+        ratio = float(t["ndarray"]) / float(t["ours"])
+        table.setdefault(call, {}).setdefault(int(size), {})[threads] = ratio
+    if run.wait() != 0:
+        sys.exit(run.returncode)
+    print()
+    print("| call | bytes | t1 ndarray/ours | t2 ndarray/ours |")
+    print("|---|---:|---:|---:|")
+    slow = []
+    for call, sizes in table.items():
+        for size in sorted(sizes):
+            r = sizes[size]
+            cells = [f"{r[t]:.2f}" if t in r else "" for t in ("t1", "t2")]
+            print(f"| {call} | {size} | {cells[0]} | {cells[1]} |")
+            slow += [f"{call} {size} {t}: {v:.2f}" for t, v in r.items() if v < 0.95]
+    print()
+    print(f"below 0.95: {len(slow)}")
+    for s in slow:
+        print("  " + s)
+
+
 if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "report"
     {"report": report, "external": external, "permutes": permutes_run,
-     "permutes-report": permutes_report, "convert": convert, "shapes": shapes}[what]()
+     "permutes-report": permutes_report, "convert": convert, "shapes": shapes,
+     "sweep": sweep}[what]()
